@@ -1,0 +1,341 @@
+"""The checks that test cells call: `from autograder import check`.
+
+Each check is `assert_<subject>[_<predicate>]` and fails with an `AssertionError` whose message
+has one shape:
+
+    [check] <what was checked> failed: <evidence>
+      cause: <the likely cause, from the evidence>
+      fix: <what to change, in the student's terms>
+
+Evidence about a student function (does it jit, how often does it trace, what does its jaxpr
+hold) is gathered by a probe from `evidence.py` *where the function lives*: in the notebook's own
+kernel under nbgrader, in the sandboxed worker under the `autograder` CLI, where the function is a
+`remote.RemoteObject`. The verdict is always taken here, on plain data.
+"""
+from __future__ import annotations
+
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import tree_util
+
+from . import evidence
+from .diagnose import explain, format_failure, where_text
+
+__all__ = [
+    "assert_close", "assert_equal", "assert_raises", "assert_jittable", "assert_max_traces",
+    "assert_has_primitive", "assert_cond_branches", "assert_not_unrolled",
+    "assert_no_large_intermediate", "assert_prints", "assert_no_key_reuse",
+    "assert_inputs_unchanged", "gather",
+]
+
+# Set by the CLI to the backend the student's code runs on; tolerances loosen off-CPU where
+# matmuls default to TF32/bf16.
+ACTUAL_BACKEND: str | None = None
+
+
+def _backend() -> str:
+    return ACTUAL_BACKEND or jax.default_backend()
+
+
+def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
+    msg = f"[check] {title} failed: {evidence_text}"
+    if cause:
+        msg += f"\n  cause: {cause}"
+    if fix:
+        msg += f"\n  fix: {fix}"
+    raise AssertionError(msg)
+
+
+def gather(probe, fn, *args, **kwargs):
+    """Run `probe(fn, *args, **kwargs)` where `fn` lives and return its plain-data result."""
+    session = getattr(fn, "__autograder_session__", None)
+    if session is not None:
+        return session.run_probe(probe, fn, args, kwargs)
+    return probe(fn, *args, **kwargs)
+
+
+def _name(fn, what):
+    return what or getattr(fn, "__name__", "the function")
+
+
+# ---------------------------------------------------------------- values
+_ARRAY_TYPES = (np.ndarray, jax.Array)
+
+
+def _describe(leaf) -> str:
+    if isinstance(leaf, _ARRAY_TYPES):
+        return f"{leaf.dtype}{list(leaf.shape)} array"
+    return type(leaf).__name__
+
+
+def _default_tolerance(dtype) -> tuple[float, float]:
+    if not np.issubdtype(dtype, np.inexact):
+        return 0.0, 0.0
+    if np.dtype(dtype).itemsize >= 8:
+        return 1e-7, 1e-9
+    if _backend() == "cpu":
+        return 1e-5, 1e-6
+    return 5e-3, 1e-4
+
+
+def _compare_leaf(path, actual, expected, what, rtol, atol):
+    label = f"{what}{path}"
+    exp = np.asarray(expected)
+    if isinstance(actual, (bool, int, float, complex, np.generic)) and not isinstance(actual, _ARRAY_TYPES):
+        act = np.asarray(actual)
+        if act.dtype.kind != exp.dtype.kind and not (act.dtype.kind in "iu" and exp.dtype.kind in "iu"):
+            _fail(f"value of {label}", f"got a Python {type(actual).__name__} ({actual!r}) but expected "
+                  f"{exp.dtype} values", fix="return a jnp array of the expected dtype")
+    elif isinstance(actual, _ARRAY_TYPES):
+        act = np.asarray(actual)
+    else:
+        _fail(f"type of {label}", f"got {type(actual).__name__}, expected {_describe(expected)}",
+              fix="return a jax array (jnp functions return one)")
+    if act.shape != exp.shape:
+        _fail(f"shape of {label}", f"got shape {act.shape}, expected {exp.shape}",
+              cause=("the axes look transposed" if sorted(act.shape) == sorted(exp.shape)
+                     and len(act.shape) > 1 else None),
+              fix="check the output shape the exercise asks for")
+    if isinstance(actual, _ARRAY_TYPES) and act.dtype != exp.dtype:
+        _fail(f"dtype of {label}", f"got {act.dtype}, expected {exp.dtype}",
+              fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype")
+    d_rtol, d_atol = _default_tolerance(exp.dtype)
+    rtol = d_rtol if rtol is None else rtol
+    atol = d_atol if atol is None else atol
+    if exp.dtype.kind in "fc":
+        ok = np.isclose(act, exp, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        ok = act == exp
+    ok = np.asarray(ok)
+    if not ok.all():
+        bad = np.argwhere(~ok) if ok.ndim else np.zeros((1, 0), dtype=int)
+        first = tuple(int(i) for i in bad[0])
+        a_val, e_val = act[first], exp[first]
+        text = (f"mismatched elements: {int((~ok).sum())} / {ok.size}; at index {list(first)}: "
+                f"{a_val!r} (actual), {e_val!r} (expected)")
+        if exp.dtype.kind in "fc":
+            diff = np.abs(act.astype(np.float64) - exp.astype(np.float64))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                rel = diff / np.abs(exp.astype(np.float64))
+            text += (f"; max abs diff {np.nanmax(diff):.3g}, max rel diff "
+                     f"{np.nanmax(np.where(np.isfinite(rel), rel, np.nan)) if np.isfinite(rel).any() else float('inf'):.3g}"
+                     f" (rtol={rtol:g}, atol={atol:g})")
+        if act.size <= 12:
+            text += f"\n  actual:   {np.array2string(act, precision=5)}\n  expected: {np.array2string(exp, precision=5)}"
+        _fail(f"values of {label}", text)
+
+
+def assert_close(actual, expected, *, what="result", rtol=None, atol=None):
+    """`actual` matches `expected`: pytree structure, then shape, then dtype, then values.
+
+    Tolerances default by dtype and backend (exact for ints and bools). A leaf path in the
+    message names where the trees differ, e.g. `params[0]['W']`.
+    """
+    exp_paths, exp_def = tree_util.tree_flatten_with_path(expected)
+    act_leaves, act_def = tree_util.tree_flatten(actual)
+    if act_def != exp_def:
+        _fail(f"structure of {what}", f"got {act_def}, expected {exp_def}",
+              fix="return the same containers (tuple/list/dict keys) as the exercise describes")
+    for (path, exp_leaf), act_leaf in zip(exp_paths, act_leaves):
+        _compare_leaf(tree_util.keystr(path), act_leaf, exp_leaf, what, rtol, atol)
+
+
+def assert_equal(actual, expected, *, what="result"):
+    """Exact equality (structure, shape, dtype, values)."""
+    assert_close(actual, expected, what=what, rtol=0.0, atol=0.0)
+
+
+def assert_raises(exc_type, fn, *args, what=None, **kwargs):
+    """Calling `fn(*args, **kwargs)` raises `exc_type` (e.g. the ValueError an exercise specifies)."""
+    try:
+        fn(*args, **kwargs)
+    except exc_type:
+        return
+    except Exception as exc:
+        _fail(f"{_name(fn, what)} raises {exc_type.__name__}",
+              f"it raised {type(exc).__name__}: {str(exc)[:200]}",
+              fix=f"raise {exc_type.__name__} with a message for this input")
+    _fail(f"{_name(fn, what)} raises {exc_type.__name__}", "it returned normally",
+          fix=f"check the input and `raise {exc_type.__name__}(...)` as the exercise describes")
+
+
+# ---------------------------------------------------------------- jit
+def _static_text(static_argnums, static_argnames):
+    parts = []
+    if static_argnums:
+        parts.append(f"static_argnums={tuple(static_argnums)}")
+    if static_argnames:
+        parts.append(f"static_argnames={tuple(static_argnames)}")
+    return (", " + ", ".join(parts)) if parts else ""
+
+
+def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None, **kwargs):
+    """`jax.jit(fn)` traces and runs on `args` (the student's own jit if `fn` is already jitted)."""
+    name = _name(fn, what)
+    result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames))
+    if not result["ok"]:
+        raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}) "
+                             f"failed: {format_failure(result['error'])}")
+
+
+def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argnames=(), what=None):
+    """Over `calls` (argument tuples), `jax.jit(fn)` traces at most `max_traces` times.
+
+    The message quotes JAX's own reason for each retrace (shape, dtype, weak type, static value,
+    pytree structure).
+    """
+    name = _name(fn, what)
+    calls = [tuple(c) for c in calls]
+    result = gather(evidence.count_traces, fn, calls, tuple(static_argnums), tuple(static_argnames))
+    title = f"retrace check of jax.jit({name}{_static_text(static_argnums, static_argnames)})"
+    if not result["ok"]:
+        raise AssertionError(f"[check] {title} failed on call {result['call'] + 1} of {len(calls)}: "
+                             f"{format_failure(result['error'])}")
+    if result["traces"] > max_traces:
+        reasons = result.get("explanations") or []
+        text = (f"{result['traces']} traces ({result['compiles']} compiles) over {len(calls)} calls, "
+                f"at most {max_traces} allowed")
+        if reasons:
+            text += "\n  JAX's reason for the first retrace: " + reasons[0]
+        joined = " ".join(reasons)
+        if "weak" in joined:
+            cause, fix = ("the same value arrives sometimes as a Python scalar (weakly typed) and sometimes as an array",
+                          "convert with `jnp.asarray(v, dtype)` before the call or keep the types consistent")
+        elif "Static" in joined or "static" in joined:
+            cause, fix = ("an argument the exercise treats as traced is static, so every new value retraces",
+                          "keep only true sizes/modes in static_argnums; pass data as traced arrays")
+        elif "f32[" in joined or "i32[" in joined or "now" in joined:
+            cause, fix = ("the shape or dtype of an argument changes between calls",
+                          "keep shapes fixed (pad to a bucket) and dtypes consistent")
+        else:
+            cause, fix = ("the function is re-created or re-jitted on every call, or a Python value "
+                          "changes the trace", "jit once at top level and pass changing values as arguments")
+        _fail(title, text, cause, fix)
+
+
+# ---------------------------------------------------------------- jaxpr structure
+def _jaxpr(fn, args, static_argnums, static_argnames, title):
+    result = gather(evidence.jaxpr_summary, fn, tuple(args), None, tuple(static_argnums),
+                    tuple(static_argnames))
+    if not result["ok"]:
+        raise AssertionError(f"[check] {title} failed: could not trace the function: "
+                             f"{format_failure(result['error'])}")
+    return result
+
+
+def _prims_text(summary):
+    prims = sorted(summary["primitives"].items(), key=lambda kv: -kv[1])[:8]
+    return ", ".join(f"{k}x{v}" for k, v in prims) or "no primitives"
+
+
+def assert_has_primitive(fn, args, primitives, *, static_argnums=(), static_argnames=(),
+                         what=None, fix=None):
+    """The jaxpr of `fn` (nested jaxprs included) holds one of `primitives` (e.g. `('while', 'scan')`)."""
+    if isinstance(primitives, str):
+        primitives = (primitives,)
+    name = _name(fn, what)
+    title = f"jaxpr of {name} holds {' or '.join(primitives)}"
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
+    if not any(p in summary["primitives"] for p in primitives):
+        _fail(title, f"the jaxpr has {summary['eqns']} equations ({_prims_text(summary)}) and no "
+              f"{'/'.join(primitives)}", fix=fix or f"use the lax primitive that lowers to {primitives[0]}")
+
+
+def assert_cond_branches(fn, args, n_branches, *, static_argnums=(), static_argnames=(), what=None):
+    """The jaxpr holds a `cond` with exactly `n_branches` branches (`lax.cond` is 2, `lax.switch` N)."""
+    name = _name(fn, what)
+    title = f"jaxpr of {name} holds a {n_branches}-branch cond"
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
+    found = summary["cond_branches"]
+    if n_branches not in found:
+        if found:
+            text = f"found cond(s) with {found} branches"
+            cause = "the branches are split or merged differently from the exercise"
+        elif "select_n" in summary["primitives"]:
+            text = f"no cond, but select_n ({_prims_text(summary)})"
+            cause = "`jnp.where`/`jnp.select` evaluates every branch and selects; it is not a cond"
+        else:
+            text = f"no cond in {summary['eqns']} equations ({_prims_text(summary)})"
+            cause = "a Python `if` was resolved at trace time, or no branch was compiled"
+        fix = ("use `lax.cond(pred, true_fn, false_fn, x)`" if n_branches == 2 else
+               f"use `lax.switch(index, [f0, ..., f{n_branches - 1}], x)` with {n_branches} functions")
+        _fail(title, text, cause, fix)
+
+
+def assert_not_unrolled(fn, small_args, large_args, *, static_argnums=(), static_argnames=(),
+                        what=None, max_growth=1.5, fix=None):
+    """The jaxpr does not grow with the loop count: equations at a large size <= max_growth x small.
+
+    A Python loop unrolls into the jaxpr (10 steps -> ~20 equations, 1000 -> ~2000);
+    `lax.fori_loop`/`while_loop`/`scan` keep it constant.
+    """
+    name = _name(fn, what)
+    title = f"loop in {name} stays compiled (not unrolled)"
+    small = _jaxpr(fn, small_args, static_argnums, static_argnames, title)
+    large = _jaxpr(fn, large_args, static_argnums, static_argnames, title)
+    if large["eqns"] > max_growth * max(small["eqns"], 1) + 2:
+        _fail(title, f"the jaxpr grows from {small['eqns']} to {large['eqns']} equations between the "
+              f"small and the large input", cause="a Python `for`/`while` loop is unrolled while tracing",
+              fix=fix or "use `lax.fori_loop(0, n, body, init)` (or `lax.scan`) instead of a Python loop")
+
+
+def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), static_argnames=(),
+                                 what=None, fix=None):
+    """No value in the jaxpr (nested included) has `max_elements` elements or more."""
+    name = _name(fn, what)
+    title = f"no intermediate of {max_elements} elements or more in {name}"
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
+    big = summary["largest"]
+    if big["size"] >= max_elements:
+        _fail(title, f"the largest value is {big['dtype']}{big['shape']} ({big['size']} elements) from "
+              f"`{big['primitive']}`", cause="the computation materialises a full matrix",
+              fix=fix or "restructure so that only vector-sized values are built")
+
+
+# ---------------------------------------------------------------- effects
+def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_argnums=(), what=None):
+    """`fn` (jitted by default) prints `expected_lines` lines over `calls`, each matching `pattern`."""
+    import re
+    name = _name(fn, what)
+    result = gather(evidence.captured_stdout, fn, [tuple(c) for c in calls], jit, tuple(static_argnums))
+    title = f"output of {'jax.jit(' + name + ')' if jit else name} over {len(calls)} calls"
+    if not result["ok"]:
+        raise AssertionError(f"[check] {title} failed: {format_failure(result['error'])}")
+    lines = [ln for ln in result["stdout"].splitlines() if ln.strip()]
+    if len(lines) != expected_lines:
+        cause = ("Python `print` runs once, at trace time; compiled calls skip it"
+                 if jit and 0 < len(lines) < expected_lines else None)
+        _fail(title, f"{len(lines)} line(s) printed, expected {expected_lines}: {lines[:6]}", cause,
+              "print with `jax.debug.print('mean={m}', m=value)`, which runs on every call")
+    if pattern:
+        for ln in lines:
+            if not re.fullmatch(pattern, ln.strip()):
+                _fail(title, f"line {ln!r} does not match {pattern!r}", fix="print exactly the format asked for")
+
+
+def assert_no_key_reuse(fn, *args, what=None, **kwargs):
+    """Calling `fn` with JAX's key-reuse checker on raises no KeyReuseError."""
+    name = _name(fn, what)
+    result = gather(evidence.call_with_key_reuse_checks, fn, args, kwargs)
+    if not result["ok"]:
+        cause, fix = explain(result["error"])
+        _fail(f"PRNG key use in {name}", f"{result['error']['type']}{where_text(result['error'])}: "
+              f"{result['error']['message'][:300]}", cause, fix)
+
+
+def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
+    """Calling `fn` leaves every argument (NumPy arrays included) as it was."""
+    name = _name(fn, what)
+    result = gather(evidence.leaves_unchanged, fn, args, kwargs)
+    if not result["ok"]:
+        raise AssertionError(f"[check] {name} leaves its inputs unchanged failed: "
+                             f"{format_failure(result['error'])}")
+    if result["changed"]:
+        _fail(f"{name} leaves its inputs unchanged", f"argument leaves {result['changed']} were modified in place",
+              fix="build a new array with `x.at[idx].set(v)` (or `jnp.asarray(x)` first) instead of writing into x")
+
+
+def as_jnp(tree):
+    """Helper for test cells: the same tree with every leaf a jnp array."""
+    return tree_util.tree_map(jnp.asarray, tree)

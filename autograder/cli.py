@@ -1,0 +1,79 @@
+"""`autograder` command line: grade notebooks into the JSON of ../shared/COURSE_SPEC.md.
+
+    autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
+
+Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
+notebook (the others are still graded and written).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+
+def _parser():
+    ap = argparse.ArgumentParser(prog="autograder", description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grade", help="grade one or more submitted notebooks")
+    g.add_argument("notebooks", nargs="+", type=Path)
+    g.add_argument("--json", dest="json_out", type=Path, required=True,
+                   help="output file: one JSON object for one notebook, a JSON list for several")
+    g.add_argument("--assignment", help="assignment name (default: from the file or folder name)")
+    g.add_argument("--course-root", type=Path, help="course directory holding source/ (default: found from cwd)")
+    g.add_argument("--jobs", type=int, default=None, help="notebooks graded in parallel")
+    g.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
+    g.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
+    g.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
+    g.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
+    g.add_argument("--isolation", choices=["auto", "namespace", "process"], default="auto")
+    g.add_argument("--quiet", action="store_true", help="no score table")
+    r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
+    r.add_argument("--course-root", type=Path)
+    r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
+    return ap
+
+
+def _isolate_jax_for_grader():
+    """The grader's own JAX runs on the CPU, leaving accelerators to the student's worker."""
+    if "AUTOGRADER_WORKER_JAX_PLATFORMS" not in os.environ:
+        os.environ["AUTOGRADER_WORKER_JAX_PLATFORMS"] = os.environ.get("JAX_PLATFORMS", "")
+    os.environ["JAX_PLATFORMS"] = "cpu"
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "release":
+        from .release import main as release_main
+        return release_main(args.course_root, check_only=args.check)
+    _isolate_jax_for_grader()
+    from .course import Course
+    from .grade import grade_many
+    from .report import print_table
+    from .sandbox import Limits
+
+    course = Course(args.course_root)
+    if not course.source.is_dir():
+        print(f"autograder: error: no source/ directory under {course.root}", file=sys.stderr)
+        return 2
+    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
+                    memory_mb=args.memory_mb, output_bytes=args.output_bytes, isolation=args.isolation)
+    out_path = args.json_out.resolve()
+    results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
+                         extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])
+    payload = results[0] if len(results) == 1 else results
+    tmp = out_path.with_suffix(out_path.suffix + ".tmp")
+    tmp.write_text(json.dumps(payload, indent=1))
+    tmp.replace(out_path)
+    unusable = [r for r in results if not r["exercises"]]
+    for r in unusable:
+        print(f"autograder: error: {r['errors'][0]}", file=sys.stderr)
+    if not args.quiet:
+        print_table([r for r in results if r["exercises"]])
+    return 2 if unusable else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

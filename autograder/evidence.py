@@ -1,0 +1,233 @@
+"""Probes that run next to the student's code and return plain data (never a verdict).
+
+Under `nbgrader autograde` they run in the student's kernel; under the `autograder` CLI they run
+in the sandboxed worker, and the grader decides in its own process from the data they return
+(see `check.py`). Every probe clears JAX's caches first, so a function warmed up earlier in the
+notebook still shows its real traces, and describes exceptions with `diagnose.describe_exception`.
+
+The JAX entry points are bound at import time, i.e. before any student code runs in the worker,
+so that a student who rebinds `jax.jit` does not change what the probes call.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import logging
+import threading
+
+import jax
+import numpy as np
+from jax import tree_util
+
+from .diagnose import describe_exception
+
+_jit = jax.jit
+_clear_caches = jax.clear_caches
+_block = jax.block_until_ready
+_tree_leaves = tree_util.tree_leaves
+_TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
+_COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+# ---------------------------------------------------------------- trace counting
+_listener_lock = threading.Lock()
+_active_counters: list[dict] = []
+
+
+def _on_event(event, duration, **kwargs):
+    if not _active_counters:
+        return
+    name = kwargs.get("fun_name", "")
+    for counter in _active_counters:
+        if event == _TRACE_EVENT and name == counter["name"]:
+            counter["traces"] += 1
+        elif event == _COMPILE_EVENT and name in (counter["name"], f"jit({counter['name']})"):
+            counter["compiles"] += 1
+
+
+jax.monitoring.register_event_duration_secs_listener(_on_event)
+
+
+def is_jitted(fn) -> bool:
+    """True for the object `jax.jit` returns (it has `.lower` and `.trace`)."""
+    return callable(fn) and hasattr(fn, "lower") and hasattr(fn, "trace") and hasattr(fn, "__wrapped__")
+
+
+def _fun_name(fn) -> str:
+    target = fn.__wrapped__ if is_jitted(fn) else fn
+    try:
+        from jax._src.util import fun_name  # the name JAX reports in its monitoring events
+        return fun_name(target)
+    except Exception:  # pragma: no cover - private API moved
+        return getattr(target, "__name__", type(target).__name__)
+
+
+def _jitted(fn, static_argnums=(), static_argnames=()):
+    """The student's own jit (honouring its static args) or ours with the intended static args."""
+    if is_jitted(fn):
+        return fn
+    return _jit(fn, static_argnums=static_argnums, static_argnames=static_argnames or None)
+
+
+class _CacheMissLog(logging.Handler):
+    """Collects JAX's `jax_explain_cache_misses` explanations while a probe runs."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records: list[str] = []
+
+    def emit(self, record):
+        text = record.getMessage()
+        if "CACHE MISS" in text:
+            self.records.append(text)
+
+
+@contextlib.contextmanager
+def _explaining_cache_misses():
+    handler = _CacheMissLog()
+    logger = logging.getLogger("jax")
+    previous = jax.config.jax_explain_cache_misses
+    jax.config.update("jax_explain_cache_misses", True)
+    logger.addHandler(handler)
+    try:
+        yield handler.records
+    finally:
+        logger.removeHandler(handler)
+        jax.config.update("jax_explain_cache_misses", previous)
+
+
+def _summarise_miss(text: str) -> str:
+    """Keep the lines of a cache-miss explanation that name the difference."""
+    keep = [ln.strip() for ln in text.splitlines()
+            if ln.strip().startswith(("*", "never seen", "different", "now"))]
+    return " ".join(keep)[:400] or text.splitlines()[0][:200]
+
+
+# ---------------------------------------------------------------- probes
+def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
+    """Trace and run `jax.jit(fn)` once. Returns {'ok': True} or {'ok': False, 'error': ...}."""
+    _clear_caches()
+    try:
+        _block(_jitted(fn, static_argnums, static_argnames)(*args, **(kwargs or {})))
+    except Exception as exc:  # the student's mistake, described for the verdict
+        return {"ok": False, "error": describe_exception(exc)}
+    return {"ok": True}
+
+
+def count_traces(fn, calls, static_argnums=(), static_argnames=()):
+    """Trace and compile counts of one `jax.jit(fn)` over `calls` (a list of argument tuples).
+
+    A student function that is already jitted is called as it is, so its own static_argnums
+    count. Explanations are JAX's own cache-miss reasons, one per retrace.
+    """
+    _clear_caches()
+    jitted = _jitted(fn, static_argnums, static_argnames)
+    counter = {"name": _fun_name(fn), "traces": 0, "compiles": 0}
+    with _explaining_cache_misses() as misses:
+        with _listener_lock:
+            _active_counters.append(counter)
+        try:
+            for i, call in enumerate(calls):
+                _block(jitted(*call))
+        except Exception as exc:
+            return {"ok": False, "error": describe_exception(exc), "call": i,
+                    "traces": counter["traces"], "compiles": counter["compiles"]}
+        finally:
+            with _listener_lock:
+                _active_counters.remove(counter)
+    return {"ok": True, "traces": counter["traces"], "compiles": counter["compiles"],
+            "calls": len(calls), "explanations": [_summarise_miss(m) for m in misses[1:]]}
+
+
+def _sub_jaxprs(eqn):
+    """Closed or open jaxprs held in an equation's params, found by type (names move between versions)."""
+    from jax.extend import core as jcore
+    out = []
+    stack = list(eqn.params.values())
+    while stack:
+        p = stack.pop()
+        if isinstance(p, jcore.ClosedJaxpr):
+            out.append(p.jaxpr)
+        elif isinstance(p, jcore.Jaxpr):
+            out.append(p)
+        elif isinstance(p, (tuple, list)):
+            stack.extend(p)
+    return out
+
+
+def summarise_jaxpr(jaxpr) -> dict:
+    """Primitive counts, equation count, cond branch counts and the largest value, through nesting."""
+    prims: dict[str, int] = {}
+    branches: list[int] = []
+    largest = {"size": 0, "shape": [], "dtype": "", "primitive": ""}
+    n_eqns = 0
+    stack = [jaxpr]
+    while stack:
+        jx = stack.pop()
+        for eqn in jx.eqns:
+            n_eqns += 1
+            name = eqn.primitive.name
+            prims[name] = prims.get(name, 0) + 1
+            if name == "cond":
+                branches.append(len(eqn.params.get("branches", ())))
+            for var in eqn.outvars:
+                aval = getattr(var, "aval", None)
+                shape = tuple(getattr(aval, "shape", ()) or ())
+                size = int(np.prod(shape)) if shape else 1
+                if size > largest["size"]:
+                    largest = {"size": size, "shape": list(shape),
+                               "dtype": str(getattr(aval, "dtype", "")), "primitive": name}
+            stack.extend(_sub_jaxprs(eqn))
+    return {"primitives": prims, "eqns": n_eqns, "cond_branches": sorted(branches),
+            "largest": largest}
+
+
+def jaxpr_summary(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
+    """Trace `fn` (honouring static args) and summarise its jaxpr."""
+    _clear_caches()
+    try:
+        traced = _jitted(fn, static_argnums, static_argnames).trace(*args, **(kwargs or {}))
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    return {"ok": True, **summarise_jaxpr(traced.jaxpr.jaxpr)}
+
+
+def captured_stdout(fn, calls, jit=True, static_argnums=()):
+    """What `fn` prints over `calls` (jitted by default), after all effects have run."""
+    _clear_caches()
+    target = _jitted(fn, static_argnums) if jit else fn
+    buf = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(buf):
+            for call in calls:
+                _block(target(*call))
+            jax.effects_barrier()
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc), "stdout": buf.getvalue()[-4000:]}
+    return {"ok": True, "stdout": buf.getvalue()[-20000:]}
+
+
+def call_with_key_reuse_checks(fn, args, kwargs=None):
+    """Call `fn` eagerly with JAX's key-reuse checker on."""
+    previous = jax.config.jax_debug_key_reuse
+    jax.config.update("jax_debug_key_reuse", True)
+    try:
+        _clear_caches()
+        _block(fn(*args, **(kwargs or {})))
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    finally:
+        jax.config.update("jax_debug_key_reuse", previous)
+        _clear_caches()
+    return {"ok": True}
+
+
+def leaves_unchanged(fn, args, kwargs=None):
+    """Call `fn` and report which argument leaves (NumPy arrays included) it modified in place."""
+    before = [np.array(leaf, copy=True) for leaf in _tree_leaves(args)]
+    try:
+        _block(fn(*args, **(kwargs or {})))
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    changed = [i for i, (b, leaf) in enumerate(zip(before, _tree_leaves(args)))
+               if not np.array_equal(b, np.asarray(leaf), equal_nan=True)]
+    return {"ok": True, "changed": changed}

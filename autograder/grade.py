@@ -1,0 +1,56 @@
+"""Grade notebooks: one submission (`grade_notebook`) or a batch in parallel (`grade_many`)."""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from .course import Course
+from .notebook import NotebookError, classify, read_notebook
+from .results import NotebookResult, failed_notebook
+from .sandbox import Limits
+from .session import GradingSession
+from .submission import read_submission
+
+
+def grade_notebook(path, course: Course | None = None, assignment: str | None = None,
+                   limits: Limits | None = None, extra_hide: list[str] | None = None) -> NotebookResult:
+    """Grade one notebook. Raises NotebookError (one line) for unusable input."""
+    course = course or Course()
+    path = Path(path)
+    nb = read_notebook(path)
+    name = assignment or course.guess_assignment(path, classify(nb))
+    spec = course.assignment(name)
+    sub = read_submission(path, spec, nb)
+    hide = course.hidden_paths() + [str(path.resolve())] + list(extra_hide or [])
+    session = GradingSession(spec, sub.solutions, limits, hide=hide)
+    try:
+        result = session.grade()
+    finally:
+        session.close()
+    result.errors = sub.errors + result.errors
+    result.notebook = str(path)
+    return result
+
+
+def grade_many(paths, course: Course | None = None, assignment: str | None = None,
+               limits: Limits | None = None, jobs: int | None = None, extra_hide=None,
+               on_done=None) -> list[dict]:
+    """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry."""
+    course = course or Course()
+    jobs = jobs or max(1, min(len(paths), os.cpu_count() or 1))
+
+    def one(path):
+        try:
+            out = grade_notebook(path, course, assignment, limits, extra_hide).to_json()
+        except NotebookError as exc:
+            out = failed_notebook(str(path), str(exc), assignment or "")
+        except Exception as exc:  # the grader never crashes on one notebook
+            out = failed_notebook(str(path), f"{path}: grader error: {type(exc).__name__}: {exc}",
+                                  assignment or "")
+        if on_done:
+            on_done(out)
+        return out
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, paths))

@@ -1,0 +1,76 @@
+"""Scores and the grading JSON of ../shared/COURSE_SPEC.md."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class CheckResult:
+    name: str                 # the graded test cell's grade_id
+    kind: str
+    exercise: str
+    passed: bool = False
+    points: float = 0.0
+    max_points: float = 0.0
+    message: str = ""
+    seconds: float = 0.0
+
+    def to_json(self, backend: str) -> dict:
+        return {"name": self.name, "kind": self.kind, "passed": self.passed, "points": self.points,
+                "max_points": self.max_points, "message": self.message, "backend": backend,
+                "seconds": self.seconds}
+
+
+@dataclass
+class ExerciseResult:
+    exercise: str
+    checks: list[CheckResult] = field(default_factory=list)
+
+    @property
+    def max_score(self) -> float:
+        return float(sum(c.max_points for c in self.checks))
+
+    @property
+    def score(self) -> float:
+        if any(c.kind == "integrity" and not c.passed for c in self.checks):
+            return 0.0
+        return float(sum(c.points for c in self.checks))
+
+
+@dataclass
+class NotebookResult:
+    assignment: str
+    backend: str
+    isolation: str
+    exercises: dict[str, ExerciseResult]
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    notebook: str = ""
+
+    @property
+    def score(self) -> float:
+        return float(sum(e.score for e in self.exercises.values()))
+
+    @property
+    def max_score(self) -> float:
+        return float(sum(e.max_score for e in self.exercises.values()))
+
+    def cell_points(self) -> dict[str, float]:
+        """grade_id -> points, for comparison with nbgrader's gradebook."""
+        return {c.name: c.points for e in self.exercises.values() for c in e.checks if c.kind != "integrity"}
+
+    def to_json(self) -> dict:
+        return {
+            "assignment": self.assignment, "notebook": self.notebook, "backend": self.backend,
+            "isolation": self.isolation, "score": self.score, "max_score": self.max_score,
+            "exercises": {ex: {"score": e.score, "max_score": e.max_score,
+                               "checks": [c.to_json(self.backend) for c in e.checks]}
+                          for ex, e in self.exercises.items()},
+            "errors": list(self.errors), "seconds": self.seconds,
+        }
+
+
+def failed_notebook(notebook: str, error: str, assignment: str = "") -> dict:
+    """The JSON for a notebook that could not be graded at all (the batch goes on)."""
+    return {"assignment": assignment, "notebook": notebook, "backend": "unknown", "isolation": "none",
+            "score": 0.0, "max_score": 0.0, "exercises": {}, "errors": [error], "seconds": 0.0}

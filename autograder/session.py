@@ -1,0 +1,312 @@
+"""The grading core shared by the CLI and the pytest plugin.
+
+A `GradingSession` grades one submission of one assignment:
+- the **worker** (sandboxed, see `sandbox.py`) runs the source's setup cells, then the student's
+  solution cells, in notebook order;
+- the **grader** (this process) runs the source's setup cells and then each graded test cell from
+  `source/`, never from the submission. Student functions appear in the test cells' namespace as
+  `RemoteObject` proxies: calling one sends the arguments to the worker and brings plain data back
+  (`wire.py`); `check.*` sends its probes to the worker and takes the verdict here.
+
+A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
+is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
+the score it would have had without it. A test cell whose call crashes or hangs the worker fails,
+and the next test cell gets a fresh worker.
+"""
+from __future__ import annotations
+
+import io
+import contextlib
+import time
+import traceback
+from dataclasses import dataclass, field
+
+from . import check as check_module
+from .course import Assignment
+from .notebook import Cell
+from .results import CheckResult, ExerciseResult, NotebookResult
+from .sandbox import Limits, WorkerDied, WorkerProcess
+
+
+class StudentCodeError(Exception):
+    """An exception raised by student code in the worker, re-raised in the grader as data."""
+
+    def __init__(self, desc: dict):
+        self.desc = desc
+        where = ""
+        if desc.get("where"):
+            w = desc["where"]
+            where = f" (line {w['line']} of {w['function']}: `{w['code']}`)"
+        super().__init__(f"{desc.get('type')}: {desc.get('message')}{where}")
+
+
+class RemoteObject:
+    """Grader-side stand-in for an object that lives in the worker (a student function, or a
+    function a student function returned)."""
+
+    def __init__(self, session: "GradingSession", ref: tuple, name: str, generation: int):
+        self.__autograder_session__ = session
+        self.__autograder_ref__ = ref
+        self.__name__ = name
+        self._generation = generation
+
+    def __call__(self, *args, **kwargs):
+        return self.__autograder_session__.call(self, args, kwargs)
+
+    def __repr__(self):
+        return f"<student object {self.__name__}>"
+
+
+@dataclass
+class _Exercise:
+    exercise: str
+    failure: str = ""                 # why the whole exercise failed (crash, hang, tampering)
+    integrity: list = field(default_factory=list)
+    cell_error: dict | None = None     # an ordinary exception raised by the solution cell
+
+
+class GradingSession:
+    def __init__(self, assignment: Assignment, solutions: dict[str, str], limits: Limits | None = None,
+                 hide: list[str] | None = None):
+        self.assignment = assignment
+        self.solutions = solutions          # exercise id -> the student's solution cell source
+        self.limits = limits or Limits()
+        self.hide = hide or []
+        self.exercises = {ex: _Exercise(ex) for ex in assignment.exercises}
+        self.excluded: set[str] = set()     # solution cells left out after poisoning a worker
+        self.worker: WorkerProcess | None = None
+        self.generation = 0
+        self.backend = None
+        self.isolation = None
+        self.bound: dict[str, str] = {}     # student-bound callable name -> exercise whose cell bound it
+        self.current_exercise: str | None = None
+        self.namespace: dict | None = None
+
+    # ------------------------------------------------------------------ worker lifecycle
+    def _make_handle(self, node):
+        return RemoteObject(self, ("handle", node["id"]), node.get("desc", "object"), self.generation)
+
+    def _request(self, req, timeout):
+        reply = self.worker.request(req, timeout, self._make_handle)
+        return reply
+
+    def ensure_worker(self):
+        """Start a worker and replay setup + solution cells, leaving out poisoned cells."""
+        while self.worker is None:
+            self.generation += 1
+            worker = WorkerProcess(self.limits, self.hide)
+            self.worker = worker
+            self.isolation = worker.isolation
+            try:
+                for cell in self.assignment.setup_cells:
+                    reply = self._request({"op": "exec", "grade_id": cell.grade_id, "source": cell.source,
+                                           "trusted": True}, self.limits.startup_timeout)
+                    if not reply["ok"]:
+                        raise RuntimeError(f"the assignment's setup cell failed in the worker: "
+                                           f"{reply['error']['type']}: {reply['error']['message']}")
+                info = self._request({"op": "info"}, self.limits.startup_timeout)
+                self.backend = info["backend"]
+                check_module.ACTUAL_BACKEND = self.backend
+            except WorkerDied as died:
+                tail = worker.stderr_tail(500)
+                self._discard_worker()
+                raise RuntimeError(f"the grading worker could not start: {died.reason}; "
+                                   f"stderr: {tail}") from None
+            self.bound = {}
+            for exercise in self.assignment.exercises:
+                if exercise in self.excluded or exercise not in self.solutions:
+                    continue
+                state = self.exercises[exercise]
+                try:
+                    reply = self._request({"op": "exec", "grade_id": exercise,
+                                           "source": self.solutions[exercise]}, self.limits.cell_timeout)
+                except WorkerDied as died:
+                    self._poisoned(exercise, f"your `{exercise}` cell {died.reason}")
+                    break
+                if reply.get("violations"):
+                    self._poisoned(exercise, "", reply["violations"])
+                    break
+                if not reply["ok"]:
+                    state.cell_error = reply["error"]
+                for name in reply["callables"]:
+                    self.bound[name] = exercise
+                for name in reply["bound"]:
+                    if name not in reply["callables"]:
+                        self.bound.pop(name, None)
+
+    def _poisoned(self, exercise: str, reason: str, violations=None):
+        state = self.exercises[exercise]
+        if violations:
+            state.integrity.extend(violations)
+        elif reason and not state.failure:
+            state.failure = reason
+        self.excluded.add(exercise)
+        self._discard_worker()
+
+    def _discard_worker(self):
+        if self.worker is not None:
+            self.worker.close()
+        self.worker = None
+        self.namespace = None
+
+    def close(self):
+        self._discard_worker()
+
+    # ------------------------------------------------------------------ calls from test cells
+    def _owner(self, obj: RemoteObject) -> str | None:
+        kind, key = obj.__autograder_ref__
+        return self.bound.get(key) if kind == "name" else self.current_exercise
+
+    def _check_alive(self, obj: RemoteObject):
+        if obj._generation != self.generation or self.worker is None:
+            raise RuntimeError(f"{obj.__name__} belonged to a worker that was restarted")
+
+    def _roundtrip(self, obj: RemoteObject, req: dict):
+        self._check_alive(obj)
+        try:
+            reply = self._request(req, self.limits.check_timeout)
+        except WorkerDied as died:
+            self._discard_worker()
+            raise AssertionError(f"[check] calling {obj.__name__} failed: it {died.reason}") from None
+        if reply.get("violations"):
+            owner = self._owner(obj) or self.current_exercise
+            if owner:
+                self._poisoned(owner, "", reply["violations"])
+            else:
+                self._discard_worker()
+            raise AssertionError(f"[check] integrity of {obj.__name__} failed: "
+                                 f"{'; '.join(reply['violations'][:3])}")
+        return reply
+
+    def call(self, obj: RemoteObject, args, kwargs):
+        from .sandbox import _dumps
+        reply = self._roundtrip(obj, {"op": "call", "target": obj.__autograder_ref__,
+                                      "args": _dumps((args, kwargs))})
+        if not reply["ok"]:
+            raise _rebuild_exception(reply["error"])
+        return reply["value"]
+
+    def run_probe(self, probe, obj: RemoteObject, args, kwargs):
+        from .sandbox import _dumps
+        req = {"op": "probe", "target": obj.__autograder_ref__, "args": _dumps((args, kwargs))}
+        if getattr(probe, "__module__", "") == "autograder.evidence":
+            req["probe"] = probe.__name__
+        else:
+            req["probe_pickle"] = _dumps(probe)
+        reply = self._roundtrip(obj, req)
+        if not reply["ok"]:
+            raise _rebuild_exception(reply["error"])
+        return reply["value"]
+
+    # ------------------------------------------------------------------ test cells
+    def _test_namespace(self) -> dict:
+        if self.namespace is None:
+            ns = {"__name__": "__main__"}
+            for cell in self.assignment.setup_cells:
+                exec(compile(cell.source, f"<setup {cell.grade_id}>", "exec"), ns)
+            setup_names = set(ns)
+            for name in self.bound:
+                if name not in setup_names:
+                    ns[name] = RemoteObject(self, ("name", name), name, self.generation)
+            self.namespace = ns
+        return dict(self.namespace)
+
+    def run_test_cell(self, cell: Cell) -> CheckResult:
+        """Run one graded test cell from source/ against the submission; never raises."""
+        state = self.exercises.get(cell.exercise)
+        result = CheckResult(name=cell.grade_id, kind=cell.kind, exercise=cell.exercise,
+                             max_points=cell.points)
+        started = time.perf_counter()
+        if state is not None and state.failure:
+            result.message = f"[check] {cell.grade_id} not run: {state.failure}"
+            return result
+        if state is not None and state.integrity:
+            result.message = f"[check] integrity failed: {'; '.join(state.integrity[:3])}"
+            return result
+        try:
+            self.ensure_worker()
+            ns = self._test_namespace()
+        except RuntimeError as exc:
+            result.message = f"[grader] {exc}"
+            return result
+        if state is not None and (state.failure or state.integrity):
+            return self.run_test_cell(cell)
+        self.current_exercise = cell.exercise
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(compile(cell.source, f"<test {cell.grade_id}>", "exec"), ns)
+            result.passed = True
+            result.points = cell.points
+        except AssertionError as exc:
+            result.message = str(exc) or "AssertionError"
+        except StudentCodeError as exc:
+            result.message = f"your code raised {exc}"
+        except NameError as exc:
+            result.message = f"{exc}: " + self._missing_hint(cell.exercise)
+        except Exception as exc:
+            result.message = f"{type(exc).__name__}: {exc}"[:2000]
+        finally:
+            self.current_exercise = None
+        if state is not None and state.cell_error and not result.passed:
+            desc = state.cell_error
+            result.message += (f"\n  note: your `{cell.exercise}` cell raised {desc['type']}: "
+                               f"{desc['message'][:200]}")
+        result.seconds = round(time.perf_counter() - started, 3)
+        return result
+
+    def _missing_hint(self, exercise: str) -> str:
+        if exercise not in self.solutions:
+            return (f"the submission has no solution cell with grade_id '{exercise}' "
+                    f"(was it deleted, or its metadata edited?)")
+        return "run your solution cell; it must define the function with exactly this name"
+
+    # ------------------------------------------------------------------ whole notebook
+    def grade(self) -> NotebookResult:
+        started = time.perf_counter()
+        checks = [self.run_test_cell(cell) for cell in self.assignment.test_cells]
+        return self.result(checks, time.perf_counter() - started)
+
+    def result(self, checks: list[CheckResult], seconds: float) -> NotebookResult:
+        exercises = {}
+        for ex in self.assignment.exercises:
+            mine = [c for c in checks if c.exercise == ex]
+            state = self.exercises[ex]
+            if state.integrity:
+                for c in mine:
+                    c.passed, c.points = False, 0.0
+                mine.append(CheckResult(name=f"{ex}_integrity", kind="integrity", exercise=ex,
+                                        passed=False, points=0.0, max_points=0.0,
+                                        message="[check] integrity failed: your code changed the grader's "
+                                                "libraries or hooks: " + "; ".join(state.integrity[:5])))
+            exercises[ex] = ExerciseResult(exercise=ex, checks=mine)
+        return NotebookResult(assignment=self.assignment.name, backend=self.backend or "unknown",
+                              isolation=self.isolation or "unknown", exercises=exercises,
+                              seconds=round(seconds, 3))
+
+
+_REBUILDABLE = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
+                "KeyError": KeyError, "ZeroDivisionError": ZeroDivisionError,
+                "NotImplementedError": NotImplementedError, "AssertionError": AssertionError,
+                "RuntimeError": RuntimeError, "ArithmeticError": ArithmeticError,
+                "OverflowError": OverflowError, "NameError": NameError, "AttributeError": AttributeError}
+
+
+def _rebuild_exception(desc: dict) -> Exception:
+    """An exception of the student's type for `check.assert_raises`, carrying the description.
+
+    Built-in types are rebuilt as themselves (a subclass that also is a StudentCodeError); anything
+    else becomes a StudentCodeError."""
+    base = _REBUILDABLE.get(desc.get("type"))
+    if base is AssertionError:
+        base = None  # a student's AssertionError must not read as a failed check of ours
+    if base is None:
+        return StudentCodeError(desc)
+    cls = type(f"Student{base.__name__}", (base, StudentCodeError), {})
+    exc = cls.__new__(cls)
+    StudentCodeError.__init__(exc, desc)
+    return exc
+
+
+def format_traceback() -> str:
+    return traceback.format_exc(limit=3)

@@ -1,0 +1,164 @@
+"""The sandboxed process that runs a student's code (started by `sandbox.py`, driven by `session.py`).
+
+Requests arrive on fd REQUEST_FD, replies leave on fd REPLY_FD (see `wire.py`); stdin is /dev/null
+and stdout/stderr go to capped files. The order of start-up matters:
+  1. run the source's setup cells (trusted: they may set XLA_FLAGS before JAX initialises);
+  2. import the probes and take the integrity snapshot (references bound before student code);
+  3. only then execute student cells and answer calls and probes.
+Each reply carries the integrity violations seen so far, so tampering is attributed to the cell or
+call that caused it.
+"""
+from __future__ import annotations
+
+import builtins
+import os
+import pickle
+import sys
+import time
+
+from . import wire
+
+REQUEST_FD = 3
+REPLY_FD = 4
+
+
+class Worker:
+    def __init__(self, scratch: str):
+        self.scratch = scratch
+        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
+        self.handles: dict[int, object] = {}
+        self.snapshot = None
+        self.probes = {}
+        self.describe = None
+
+    # -- helpers -------------------------------------------------------------
+    def _cell_file(self, grade_id: str, source: str) -> str:
+        safe = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in grade_id) or "cell"
+        path = os.path.join(self.scratch, f"{safe}.py")
+        with open(path, "w") as fh:
+            fh.write(source)
+        return path
+
+    def _resolve(self, target):
+        kind, key = target
+        if kind == "name":
+            if key not in self.namespace:
+                raise NameError(f"name {key!r} is not defined")
+            return self.namespace[key]
+        return self.handles[key]
+
+    def _unpickle(self, payload: bytes):
+        worker = self
+
+        class Unpickler(pickle.Unpickler):
+            def persistent_load(self, pid):
+                return worker._resolve(pid)
+
+        import io
+        return Unpickler(io.BytesIO(payload)).load()
+
+    def _violations(self):
+        return self.snapshot.violations() if self.snapshot is not None else []
+
+    # -- operations ----------------------------------------------------------
+    def op_exec(self, req):
+        """Run one cell's source in the notebook namespace; report the names it (re)bound."""
+        before = dict(self.namespace)
+        code = compile(req["source"], self._cell_file(req["grade_id"], req["source"]), "exec")
+        error = None
+        try:
+            exec(code, self.namespace)
+        except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
+            error = self._describe(exc)
+        if req.get("trusted"):
+            self._after_trusted()
+        bound = sorted(k for k, v in self.namespace.items()
+                       if not k.startswith("__") and (k not in before or before[k] is not v))
+        callables = [k for k in bound if callable(self.namespace[k])]
+        return {"ok": error is None, "error": error, "bound": bound, "callables": callables}
+
+    def _after_trusted(self):
+        """After the setup cells: bind probes and snapshot, before any student code runs."""
+        if self.snapshot is not None:
+            return
+        import jax
+        jax.config.update("jax_enable_compilation_cache", False)
+        from . import diagnose, evidence, integrity
+        self.describe = diagnose.describe_exception
+        self.probes = {name: getattr(evidence, name) for name in dir(evidence)
+                       if callable(getattr(evidence, name)) and not name.startswith("_")}
+        self.snapshot = integrity.Snapshot.take()
+
+    def _describe(self, exc):
+        if self.describe is None:
+            from .diagnose import describe_exception
+            self.describe = describe_exception
+        return self.describe(exc)
+
+    def op_call(self, req):
+        fn = self._resolve(req["target"])
+        args, kwargs = self._unpickle(req["args"])
+        try:
+            value = fn(*args, **kwargs)
+            _block_until_ready(value)
+        except BaseException as exc:
+            return {"ok": False, "error": self._describe(exc)}
+        return {"ok": True, "value": value}
+
+    def op_probe(self, req):
+        fn = self._resolve(req["target"])
+        probe = self.probes[req["probe"]] if "probe" in req else self._unpickle(req["probe_pickle"])
+        args, kwargs = self._unpickle(req["args"])
+        try:
+            value = probe(fn, *args, **kwargs)
+        except BaseException as exc:
+            return {"ok": False, "error": self._describe(exc)}
+        return {"ok": True, "value": value}
+
+    def op_info(self, req):
+        import jax
+        return {"ok": True, "backend": jax.default_backend(), "devices": jax.device_count(),
+                "pid": os.getpid(), "uid": os.getuid()}
+
+    def serve(self):
+        ops = {"exec": self.op_exec, "call": self.op_call, "probe": self.op_probe, "info": self.op_info}
+        while True:
+            try:
+                req = pickle.loads(wire.read_frame(REQUEST_FD))
+            except EOFError:
+                return
+            started = time.perf_counter()
+            try:
+                reply = ops[req["op"]](req)
+            except BaseException as exc:
+                reply = {"ok": False, "error": self._describe(exc)}
+            reply["seconds"] = round(time.perf_counter() - started, 4)
+            reply["violations"] = self._violations()
+            try:
+                payload = wire.encode_reply(reply, self.handles)
+            except Exception as exc:
+                payload = wire.encode_reply({"ok": False, "error": self._describe(exc),
+                                             "violations": reply["violations"]}, self.handles)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            wire.write_frame(REPLY_FD, payload)
+
+
+def _block_until_ready(value):
+    """Finish asynchronous work inside the call, so that its time and errors belong to it."""
+    import jax
+    try:
+        for leaf in jax.tree_util.tree_leaves(value):
+            if isinstance(leaf, jax.Array):
+                leaf.block_until_ready()
+    except Exception:
+        pass
+
+
+def main():
+    scratch = os.getcwd()
+    Worker(scratch).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""nbgrader configuration for the JAX course, as strict as nbgrader allows.
+
+What nbgrader cannot enforce (tests run inside the student's kernel, no memory or process limits,
+hidden tests readable during grading) is listed in the README's security section; the
+`autograder` CLI is the integrity-grade path.
+"""
+import os
+
+c = get_config()  # noqa: F821  (provided by traitlets when nbgrader loads this file)
+
+c.CourseDirectory.course_id = "jax-course"
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+
+# Per-cell time limit while autograding; the tests shorten it through the environment.
+c.Execute.timeout = int(os.environ.get("JAX_COURSE_CELL_TIMEOUT", "60"))
+c.Execute.interrupt_on_timeout = True
+
+# Restore test cells a student deleted, and overwrite edited read-only cells from source/.
+c.OverwriteCells.add_missing_cells = True
+
+# nbgrader zeroes a test cell that writes anything to stderr. JAX and XLA write warnings there
+# (float64 truncation, C++ log lines), so a correct answer would lose its points. A test cell
+# fails by raising, which nbgrader records as an `error` output, never as a stderr stream; so
+# every stderr stream is dropped before scoring. This also keeps nbgrader in agreement with the
+# CLI, which scores a cell by whether it raised.
+c.IgnorePattern.enabled = True
+c.IgnorePattern.pattern = r"[\s\S]"
+
+# A flood of output is cut (nbgrader counts lines only; the CLI caps bytes).
+c.LimitOutput.max_lines = 200
+c.LimitOutput.max_traceback = 60
+
+# Student notebooks must not change the kernel the tests run in.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.enforce_metadata = True
