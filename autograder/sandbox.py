@@ -316,6 +316,8 @@ def stage2(config: dict):
     for fd in moved:
         if fd not in (3, 4):
             os.close(fd)
+    os.set_inheritable(3, True)  # dup2 onto the same number keeps close-on-exec
+    os.set_inheritable(4, True)
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
     os.execve(sys.executable, [sys.executable, "-m", "autograder.worker"], config["env"])
 
