@@ -153,8 +153,10 @@ def assert_raises(exc_type, fn, *args, what=None, **kwargs):
     except exc_type:
         return
     except Exception as exc:
-        _fail(f"{_name(fn, what)} raises {exc_type.__name__}",
-              f"it raised {type(exc).__name__}: {str(exc)[:200]}",
+        desc = getattr(exc, "desc", None)  # an exception raised in the worker, rebuilt here
+        raised = desc["type"] if desc else type(exc).__name__
+        text = desc["message"] if desc else str(exc)
+        _fail(f"{_name(fn, what)} raises {exc_type.__name__}", f"it raised {raised}: {text[:200]}",
               fix=f"raise {exc_type.__name__} with a message for this input")
     _fail(f"{_name(fn, what)} raises {exc_type.__name__}", "it returned normally",
           fix=f"check the input and `raise {exc_type.__name__}(...)` as the exercise describes")

@@ -48,7 +48,7 @@ _RULES = [
     ("ValueError", r"[Nn]on-hashable static arguments",
      "an unhashable value (a list, an array) was passed as a static argument",
      "pass a tuple or an int as the static argument, or make the argument traced"),
-    ("IndexError", r"[Aa]rray slice indices must have static|traced|dynamic",
+    ("IndexError", r"[Ss]lice entries must be static|[Aa]rray slice indices must have static|traced|dynamic",
      "slicing with a traced start or stop (`x[i:i + k]`)",
      "use `lax.dynamic_slice(x, (i,), (k,))` with a static size `k`"),
     ("NotImplementedError", None,

@@ -1,0 +1,69 @@
+"""Shared fixtures: the course, short limits, in-memory assignments and notebook builders."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+# Short limits keep a hostile submission from stretching the suite; overridable for slow machines.
+TEST_TIMEOUT = float(os.environ.get("JAX_COURSE_TEST_TIMEOUT", "20"))
+os.environ.setdefault("JAX_COURSE_CELL_TIMEOUT", str(int(TEST_TIMEOUT * 3)))
+os.environ.setdefault("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS", ""))
+os.environ["JAX_PLATFORMS"] = "cpu"
+
+
+@pytest.fixture(scope="session")
+def course():
+    from autograder.course import Course
+    return Course(ROOT)
+
+
+@pytest.fixture(scope="session")
+def limits():
+    from autograder.sandbox import Limits
+    return Limits(cell_timeout=TEST_TIMEOUT, check_timeout=TEST_TIMEOUT, startup_timeout=60,
+                  memory_mb=3072, output_bytes=1_000_000)
+
+
+def code_cell(source, grade_id, *, role="other", points=None):
+    meta = {"grade_id": grade_id, "locked": role != "solution", "solution": role == "solution",
+            "grade": role == "test", "schema_version": 3}
+    if points is not None:
+        meta["points"] = points
+    return new_code_cell(source, metadata={"nbgrader": meta})
+
+
+def make_notebook(cells) -> nbformat.NotebookNode:
+    nb = new_notebook(metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                               "language": "python"}})
+    nb.cells = [new_markdown_cell("generated for a test")] + list(cells)
+    return nb
+
+
+def submission_from_source(course, assignment: str, replacements: dict[str, str] | None = None,
+                           base: str = "source"):
+    """A student notebook: the release (base='release') or the solved source, with some solution
+    cells replaced by `replacements` (exercise id -> cell source)."""
+    root = course.release if base == "release" else course.source
+    nb = nbformat.read(str(root / assignment / f"{assignment}.ipynb"), as_version=4)
+    for cell in nb.cells:
+        gid = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if replacements and gid in replacements:
+            cell.source = replacements[gid]
+    return nb
+
+
+def load_cases(assignment: str) -> dict:
+    path = ROOT / "tests" / "cases" / f"{assignment}.py"
+    if not path.exists():
+        return {}
+    ns: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)
+    return ns["CASES"]

@@ -1,0 +1,316 @@
+"""Every check passes a good submission and fails a bad one, with a message naming cause and fix.
+
+Each test runs twice: `local` (the function lives in this process, as under nbgrader) and `remote`
+(the function lives in a sandboxed worker and only plain data comes back, as under the CLI).
+"""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+from autograder import check
+from autograder.course import Assignment
+from autograder.notebook import Cell
+from autograder.session import GradingSession
+
+STUDENT = '''
+import functools
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+def good_mask(x, m):
+    return jnp.where(m, -100.0, x)
+
+def bool_index(x, m):
+    return x.at[m].set(-100.0)
+
+def python_if(x):
+    if x.sum() > 0:
+        return x
+    return -x
+
+def python_and(x):
+    return x if (x.sum() > 0 and x.max() < 10) else -x
+
+def to_float(x):
+    return float(x.sum()) * x
+
+def nonzero(x):
+    return x[jnp.nonzero(x < 0)]
+
+def range_loop(x, n):
+    for _ in range(n):
+        x = x * x
+    return x
+
+def fori(x, n):
+    return lax.fori_loop(0, n, lambda i, y: y * y, x)
+
+def np_convert(x):
+    return jnp.asarray(np.asarray(x) * 2)
+
+def traced_shape(v, n):
+    return jnp.full((n,), v)
+
+def traced_slice(x, i):
+    return x[i:i + 2]
+
+def dyn_slice(x, i):
+    return lax.dynamic_slice(x, (i,), (2,))
+
+_leak = []
+def leaky(x):
+    _leak.append(x)
+    return x
+
+def uses_leaked_tracer(x):
+    jax.jit(leaky)(x)
+    return x + _leak[-1]
+
+def static_n(x, n):
+    return x * n
+
+def create_filled(v, n):
+    return jnp.full((n,), v)
+
+create_filled_jit = jax.jit(create_filled, static_argnums=1)
+
+def halve_cond(x):
+    return lax.cond(jnp.max(x) - jnp.min(x) > 1.0, lambda y: y / 2, lambda y: y, x)
+
+def halve_where(x):
+    return jnp.where(jnp.max(x) - jnp.min(x) > 1.0, x / 2, x)
+
+def act_switch(x, k):
+    return lax.switch(k, [lambda y: y, jax.nn.relu, jnp.tanh, jax.nn.sigmoid], x)
+
+def act_two_conds(x, k):
+    return lax.cond(k == 0, lambda y: y, lambda y: lax.cond(k == 1, jax.nn.relu, jnp.tanh, y), x)
+
+def hvp_fwd_over_rev(f, x, v):
+    return jax.jvp(jax.grad(f), (x,), (v,))[1]
+
+def hvp_full_hessian(f, x, v):
+    return jax.hessian(f)(x) @ v
+
+def quartic(x):
+    return jnp.sum(x ** 4)
+
+def debug_mean(x):
+    m = x.mean()
+    jax.debug.print("mean={m}", m=m)
+    return m
+
+def print_mean(x):
+    m = x.mean()
+    print(f"mean={m}")
+    return m
+
+def two_draws_split(key):
+    k1, k2 = jax.random.split(key)
+    return jax.random.normal(k1, (2,)) + jax.random.normal(k2, (2,))
+
+def two_draws_reuse(key):
+    return jax.random.normal(key, (2,)) + jax.random.normal(key, (2,))
+
+def mutates(x):
+    x[0] = 5.0
+    return jnp.asarray(x)
+
+def copies(x):
+    return jnp.asarray(x).at[0].set(5.0)
+
+def bucket(x):
+    if len(x) > 4:
+        raise ValueError("too long")
+    return x
+
+def second(f):
+    return jax.grad(jax.grad(f))
+'''
+
+
+@pytest.fixture(scope="module")
+def remote_session(limits):
+    cells = [Cell(0, "setup", "setup", "import jax\nimport jax.numpy as jnp\nfrom autograder import check"),
+             Cell(1, "solution", "student", STUDENT, exercise="student")]
+    session = GradingSession(Assignment("unit", None, cells), {"student": STUDENT}, limits)
+    session.ensure_worker()
+    yield session
+    session.close()
+
+
+@pytest.fixture(params=["local", "remote"])
+def fns(request, tmp_path_factory):
+    if request.param == "local":
+        path = tmp_path_factory.mktemp("cell") / "student_cell.py"
+        path.write_text(STUDENT)  # a real file, as a kernel cell has: tracebacks show its lines
+        ns: dict = {}
+        exec(compile(STUDENT, str(path), "exec"), ns)
+        return ns
+    session = request.getfixturevalue("remote_session")
+    return session._test_namespace()
+
+
+x4 = jnp.arange(4.0) - 1.0
+m4 = jnp.array([True, False, True, False])
+
+
+def fails(fn, *args, contains=(), **kwargs):
+    with pytest.raises(AssertionError) as info:
+        fn(*args, **kwargs)
+    msg = str(info.value)
+    for word in contains:
+        assert word in msg, f"{word!r} not in message:\n{msg}"
+    return msg
+
+
+# ------------------------------------------------------------------ closeness
+def test_close_passes_equal_trees(fns):
+    check.assert_close(fns["good_mask"](x4, m4), jnp.array([-100.0, 0.0, -100.0, 2.0]))
+    check.assert_close({"a": [jnp.ones(2)], "b": jnp.int32(3)}, {"a": [jnp.ones(2)], "b": jnp.int32(3)})
+
+
+@pytest.mark.parametrize("actual, expected, words", [
+    ([{"W": jnp.ones((2, 3))}], [{"W": jnp.ones((3, 2))}], ["[0]['W']", "(2, 3)", "transposed"]),
+    (jnp.ones(3, jnp.int32), jnp.ones(3), ["dtype", "int32", "float32"]),
+    (jnp.array([1.0, 2.0, 3.0]), jnp.array([1.0, 2.5, 3.0]), ["mismatched elements: 1 / 3", "index [1]"]),
+    ((jnp.ones(2),), [jnp.ones(2)], ["structure"]),
+    ("not an array", jnp.ones(2), ["type", "str"]),
+    (1.5, jnp.int32(1), ["Python float"]),
+])
+def test_close_fails_with_evidence(actual, expected, words):
+    fails(check.assert_close, actual, expected, what="out", contains=words)
+
+
+def test_close_fails_on_wrong_student_value(fns):
+    fails(check.assert_close, fns["good_mask"](x4, m4), jnp.zeros(4), what="good_mask(x, m)",
+          contains=["values of good_mask(x, m)"])
+
+
+def test_raises(fns):
+    check.assert_raises(ValueError, fns["bucket"], jnp.ones(5))
+    fails(check.assert_raises, ValueError, fns["bucket"], jnp.ones(3), contains=["returned normally"])
+    fails(check.assert_raises, KeyError, fns["bucket"], jnp.ones(5), contains=["raised ValueError"])
+
+
+# ------------------------------------------------------------------ jit: every classic mistake
+def test_jittable_passes(fns):
+    check.assert_jittable(fns["good_mask"], x4, m4)
+    check.assert_jittable(fns["fori"], 1.0, 5)
+    check.assert_jittable(fns["traced_shape"], 1.0, 3, static_argnums=(1,))
+    check.assert_jittable(fns["dyn_slice"], x4, 1)
+    check.assert_jittable(fns["create_filled_jit"], 1.0, 3)
+
+
+@pytest.mark.parametrize("name, args, static, words", [
+    ("bool_index", (x4, m4), (), ["NonConcreteBooleanIndexError", "jnp.where"]),
+    ("python_if", (x4,), (), ["TracerBoolConversionError", "lax.cond", "line"]),
+    ("python_and", (x4,), (), ["TracerBoolConversionError"]),
+    ("to_float", (x4,), (), ["ConcretizationTypeError", "float("]),
+    ("nonzero", (x4,), (), ["ConcretizationTypeError", "size="]),
+    ("range_loop", (1.0, 3), (), ["TracerIntegerConversionError", "fori_loop"]),
+    ("np_convert", (x4,), (), ["TracerArrayConversionError", "jnp"]),
+    ("traced_shape", (1.0, 3), (), ["TypeError", "static_argnums"]),
+    ("traced_slice", (x4, 1), (), ["IndexError", "dynamic_slice"]),
+    ("uses_leaked_tracer", (x4,), (), ["UnexpectedTracerError", "pure"]),
+    ("static_n", (x4, [1, 2]), (1,), ["ValueError", "hashable"]),
+])
+def test_jittable_fails_with_cause_and_fix(fns, name, args, static, words):
+    msg = fails(check.assert_jittable, fns[name], *args, static_argnums=static, contains=words)
+    assert "fix:" in msg and "cause:" in msg
+
+
+def test_jit_error_names_the_student_line(fns):
+    msg = fails(check.assert_jittable, fns["python_if"], x4)
+    assert "if x.sum() > 0:" in msg
+
+
+# ------------------------------------------------------------------ retrace
+def test_no_retrace_passes(fns):
+    check.assert_max_traces(fns["good_mask"], [(x4, m4), (x4 + 1, ~m4), (x4 * 2, m4)])
+    check.assert_max_traces(fns["fori"], [(1.0, 3), (2.0, 5)])
+
+
+def test_retrace_from_shape_change(fns):
+    fails(check.assert_max_traces, fns["good_mask"], [(x4, m4), (jnp.ones(5), jnp.ones(5, bool))],
+          contains=["2 traces", "f32[5]", "shape"])
+
+
+def test_retrace_from_static_value(fns):
+    calls = [(x4, 1), (x4, 2), (x4, 3)]
+    check.assert_max_traces(fns["static_n"], calls, static_argnums=(1,), max_traces=3)
+    fails(check.assert_max_traces, fns["static_n"], calls, static_argnums=(1,), contains=["3 traces", "static"])
+
+
+def test_retrace_from_weak_type(fns):
+    fails(check.assert_max_traces, fns["static_n"], [(x4, 2.0), (x4, jnp.float32(2.0))],
+          contains=["weak"])
+
+
+def test_retrace_counts_a_student_jit_with_its_own_static_args(fns):
+    calls = [(1.0, 3), (2.0, 3), (1.0, 4)]
+    check.assert_max_traces(fns["create_filled_jit"], calls, max_traces=2)
+    fails(check.assert_max_traces, fns["create_filled_jit"], calls, max_traces=1, contains=["2 traces"])
+
+
+def test_retrace_reports_a_failing_call(fns):
+    fails(check.assert_max_traces, fns["bool_index"], [(x4, m4)], contains=["call 1", "jnp.where"])
+
+
+# ------------------------------------------------------------------ structure
+def test_loop_primitive(fns):
+    check.assert_has_primitive(fns["fori"], (1.0, 5), ("while", "scan"))
+    fails(check.assert_has_primitive, fns["range_loop"], (1.0, 5), ("while", "scan"),
+          static_argnums=(1,), contains=["no while/scan"])
+
+
+def test_unrolled_loop(fns):
+    check.assert_not_unrolled(fns["fori"], (1.0, 10), (1.0, 1000), static_argnums=(1,))
+    fails(check.assert_not_unrolled, fns["range_loop"], (1.0, 10), (1.0, 1000), static_argnums=(1,),
+          contains=["unrolled", "fori_loop", "grows from"])
+
+
+def test_cond_branches(fns):
+    check.assert_cond_branches(fns["halve_cond"], (x4,), 2)
+    check.assert_cond_branches(fns["act_switch"], (x4, 2), 4)
+    fails(check.assert_cond_branches, fns["halve_where"], (x4,), 2, contains=["select_n", "lax.cond"])
+    fails(check.assert_cond_branches, fns["act_two_conds"], (x4, 2), 4, contains=["[2, 2]", "lax.switch"])
+
+
+def test_no_large_intermediate(fns):
+    n = 300
+    x, v = jnp.ones(n), jnp.ones(n)
+    check.assert_no_large_intermediate(fns["hvp_fwd_over_rev"], (fns["quartic"], x, v), n * n,
+                                       static_argnums=(0,))
+    fails(check.assert_no_large_intermediate, fns["hvp_full_hessian"], (fns["quartic"], x, v), n * n,
+          static_argnums=(0,), contains=["[300, 300]"])
+
+
+# ------------------------------------------------------------------ effects, keys, purity
+def test_prints_every_call(fns):
+    calls = [(x4,), (x4 + 1,), (x4 + 2,)]
+    check.assert_prints(fns["debug_mean"], calls, expected_lines=3, pattern=r"mean=-?[0-9.]+")
+    fails(check.assert_prints, fns["print_mean"], calls, expected_lines=3,
+          contains=["1 line(s)", "jax.debug.print", "trace time"])
+
+
+def test_key_reuse(fns):
+    key = jax.random.key(0)
+    check.assert_no_key_reuse(fns["two_draws_split"], key)
+    fails(check.assert_no_key_reuse, fns["two_draws_reuse"], key, contains=["KeyReuseError", "split"])
+
+
+def test_inputs_unchanged(fns):
+    check.assert_inputs_unchanged(fns["copies"], np.ones(3, np.float32))
+    fails(check.assert_inputs_unchanged, fns["mutates"], np.ones(3, np.float32), contains=["in place"])
+
+
+def test_returned_function_is_usable(fns):
+    d2 = fns["second"](lambda t: t ** 3)
+    check.assert_close(d2(2.0), jnp.asarray(12.0, jnp.float32), what="second(f)(2.0)")
+    check.assert_jittable(d2, 2.0)
