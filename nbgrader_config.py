@@ -23,6 +23,8 @@ c.OverwriteCells.add_missing_cells = True
 # fails by raising, which nbgrader records as an `error` output, never as a stderr stream; so
 # every stderr stream is dropped before scoring. This also keeps nbgrader in agreement with the
 # CLI, which scores a cell by whether it raised.
+# (nbgrader 0.9.6 always runs IgnorePattern and ignores its `enabled` flag: the pattern, empty by
+# default, is what switches it on.)
 c.IgnorePattern.enabled = True
 c.IgnorePattern.pattern = r"[\s\S]"
 

@@ -174,10 +174,11 @@ def _static_text(static_argnums, static_argnames):
 
 def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None, **kwargs):
     """`jax.jit(fn)` traces and runs on `args` (the student's own jit if `fn` is already jitted)."""
-    name = _name(fn, what)
+    name = getattr(fn, "__name__", "the function")
     result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames))
     if not result["ok"]:
-        raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}) "
+        on = f" on {what}" if what else ""
+        raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}){on} "
                              f"failed: {format_failure(result['error'])}")
 
 
@@ -187,10 +188,12 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
     The message quotes JAX's own reason for each retrace (shape, dtype, weak type, static value,
     pytree structure).
     """
-    name = _name(fn, what)
+    name = getattr(fn, "__name__", "the function")
     calls = [tuple(c) for c in calls]
     result = gather(evidence.count_traces, fn, calls, tuple(static_argnums), tuple(static_argnames))
     title = f"retrace check of jax.jit({name}{_static_text(static_argnums, static_argnames)})"
+    if what:
+        title += f" over {what}"
     if not result["ok"]:
         raise AssertionError(f"[check] {title} failed on call {result['call'] + 1} of {len(calls)}: "
                              f"{format_failure(result['error'])}")

@@ -7,7 +7,6 @@ the benchmark. The course directory is laid out as nbgrader expects:
 """
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -37,8 +36,7 @@ def prepare(course: Course, workdir: Path, assignment: str, submissions: dict[st
 def _nbgrader(workdir: Path, *args, timeout=None) -> subprocess.CompletedProcess:
     venv_on_path()
     cmd = [sys.executable, "-m", "nbgrader", *args]
-    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "PYTHONWARNINGS": "ignore"})
+    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout)
 
 
 def generate(workdir: Path, assignment: str):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -67,3 +68,38 @@ def load_cases(assignment: str) -> dict:
     ns: dict = {}
     exec(compile(path.read_text(), str(path), "exec"), ns)
     return ns["CASES"]
+
+
+TOY_SOLUTION = "def double(x):\n    ### BEGIN SOLUTION\n    return 2.0 * x\n    ### END SOLUTION\n"
+TOY_TRIPLE = "def triple(x):\n    ### BEGIN SOLUTION\n    return 3.0 * x\n    ### END SOLUTION\n"
+
+
+def toy_cells(solution=TOY_SOLUTION, triple=TOY_TRIPLE):
+    """A two-exercise assignment used to test the grader independently of the course content."""
+    return [
+        code_cell("import jax\nimport jax.numpy as jnp\nfrom autograder import check", "setup"),
+        code_cell(solution, "double", role="solution"),
+        code_cell("check.assert_close(double(jnp.arange(3.0)), jnp.array([0.0, 2.0, 4.0]), what='double(x)')",
+                  "double_correctness", role="test", points=2),
+        code_cell("check.assert_jittable(double, jnp.arange(3.0))", "double_jit", role="test", points=1),
+        code_cell(triple, "triple", role="solution"),
+        code_cell("check.assert_close(triple(jnp.ones(2)), jnp.array([3.0, 3.0]), what='triple(x)')",
+                  "triple_correctness", role="test", points=1),
+    ]
+
+
+@pytest.fixture
+def toy_course(tmp_path):
+    """A course directory holding the project's nbgrader_config.py and source/toy/toy.ipynb."""
+    from autograder.course import Course
+    root = tmp_path / "course"
+    (root / "source" / "toy").mkdir(parents=True)
+    shutil.copy(ROOT / "nbgrader_config.py", root / "nbgrader_config.py")
+    nbformat.write(make_notebook(toy_cells()), str(root / "source" / "toy" / "toy.ipynb"))
+    return Course(root)
+
+
+def write_toy_submission(path: Path, solution=TOY_SOLUTION, triple=TOY_TRIPLE, cells=None) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(make_notebook(cells if cells is not None else toy_cells(solution, triple)), str(path))
+    return path
