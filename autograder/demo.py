@@ -41,7 +41,7 @@ def main() -> int:
     from . import nbgrader_run, release
     from .sandbox import Limits
 
-    console = Console()
+    console = Console(width=None if sys.stdout.isatty() else 160)
     course = Course()
     demo = course.root / ".demo"
     if demo.exists():
@@ -91,28 +91,35 @@ def main() -> int:
     for (a, s), r in cli.items():
         (demo / "results" / f"{s}-{a}.json").write_text(json.dumps(r, indent=1))
 
-    table = Table(title="Scores per student and exercise: autograder CLI | nbgrader")
-    table.add_column("student")
-    table.add_column("assignment")
-    table.add_column("exercise")
-    table.add_column("CLI", justify="right")
-    table.add_column("nbgrader", justify="right")
-    table.add_column("first failed check (CLI)")
     disagree = 0
+    notes = []
     for a in assignments:
+        exercises = list(cli[(a, next(iter(students)))]["exercises"])
+        table = Table(title=f"{a}: points per exercise, autograder CLI (nbgrader)")
+        table.add_column("student")
+        for ex in exercises:
+            table.add_column(ex, justify="right")
+        table.add_column("total", justify="right")
         for s in students:
             r = cli[(a, s)]
             book = nbg_scores[a].get(s, {})
-            for ex, e in r["exercises"].items():
+            row = [s]
+            for ex in exercises:
+                e = r["exercises"][ex]
                 theirs = sum(book.get(c["name"], 0.0) for c in e["checks"] if c["kind"] != "integrity")
-                cells_agree = all(abs(c["points"] - book.get(c["name"], -1)) < 1e-9
-                                  for c in e["checks"] if c["kind"] != "integrity")
-                disagree += not cells_agree
+                agree = all(abs(c["points"] - book.get(c["name"], -1)) < 1e-9
+                            for c in e["checks"] if c["kind"] != "integrity")
+                disagree += not agree
+                row.append(f"{e['score']:g}/{e['max_score']:g} ({theirs:g}{'' if agree else ' !'})")
                 failed = next((c for c in e["checks"] if not c["passed"]), None)
-                note = f"{failed['name']}: {failed['message'].splitlines()[0][:70]}" if failed else ""
-                table.add_row(s, a, ex, f"{e['score']:g}/{e['max_score']:g}",
-                              f"{theirs:g}" + ("" if cells_agree else " (!)"), note)
-    console.print(table)
+                if failed:
+                    notes.append(f"{s} {failed['name']}: {' '.join(failed['message'].split())[:150]}")
+            row.append(f"{r['score']:g}/{r['max_score']:g}")
+            table.add_row(*row)
+        console.print(table)
+    console.rule("first failed check of each exercise that lost points (CLI messages)")
+    for note in notes:
+        console.print(note, highlight=False, markup=False)
     console.print(f"nbgrader autograde: {nbg_seconds:.1f} s; autograder CLI: {cli_seconds:.1f} s "
                   f"(ratio {nbg_seconds / cli_seconds:.2f}x); cells where they disagree: {disagree} exercise(s)")
     console.print(f"JSON results: {(demo / 'results').relative_to(course.root)}/, gradebook: "

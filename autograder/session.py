@@ -15,8 +15,6 @@ and the next test cell gets a fresh worker.
 """
 from __future__ import annotations
 
-import io
-import contextlib
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -232,10 +230,9 @@ class GradingSession:
         if state is not None and (state.failure or state.integrity):
             return self.run_test_cell(cell)
         self.current_exercise = cell.exercise
-        out = io.StringIO()
         try:
-            with contextlib.redirect_stdout(out):
-                exec(compile(cell.source, f"<test {cell.grade_id}>", "exec"), ns)
+            # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
+            exec(compile(cell.source, f"<test {cell.grade_id}>", "exec"), ns)
             result.passed = True
             result.points = cell.points
         except AssertionError as exc:
