@@ -13,6 +13,7 @@ tampering in the worker can change evidence but never a comparison against refer
 from __future__ import annotations
 
 import builtins
+import importlib
 import os
 import sys
 import threading
@@ -58,6 +59,10 @@ class Snapshot:
         import numpy as np
         snap = cls()
         for name in WATCHED_MODULES:
+            try:  # import what student code might patch later, so that it is watched from now on
+                importlib.import_module(name)
+            except Exception:
+                pass
             mod = sys.modules.get(name)
             if mod is not None:
                 snap.modules[name] = (mod, _module_state(mod))

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 
 KINDS = ("correctness", "jit", "retrace", "structure", "performance", "integrity")
-_TEST_ID = re.compile(rf"^(?P<exercise>.+?)_(?P<kind>{'|'.join(KINDS)})(?:_\d+)?$")
+TEST_GRADE_ID = re.compile(rf"^(?P<exercise>.+?)_(?P<kind>{'|'.join(KINDS)})(?:_\d+)?$")
 
 
 class NotebookError(Exception):
@@ -57,7 +57,7 @@ def classify(nb) -> list[Cell]:
         gid = str(meta.get("grade_id", ""))
         src = c.get("source", "")
         if meta.get("grade") and not meta.get("solution"):
-            m = _TEST_ID.match(gid)
+            m = TEST_GRADE_ID.match(gid)
             cells.append(Cell(i, "test", gid, src, float(meta.get("points", 0) or 0),
                               m.group("exercise") if m else "", m.group("kind") if m else ""))
         elif meta.get("solution"):

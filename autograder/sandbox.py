@@ -4,8 +4,8 @@ Layers, strongest available first (the level used is reported in every result as
 - `namespace` (the grader runs as root, util-linux `unshare` present): a new mount and PID
   namespace. The worker sees only its own processes (so it cannot find or read the grader), the
   course's hidden material (source/, gradebook, submissions, test data) is covered by empty tmpfs
-  mounts, and the worker then drops to user `nobody`, so it cannot undo those mounts, write to
-  the course or read private files. Killing the namespace's first process kills every process the
+  mounts, and the worker then drops to an unprivileged uid of its own, so it cannot undo those mounts,
+  write to the course or read private files, and its process cap is its own. Killing the namespace's first process kills every process the
   student started (fork bombs included).
 - `process`: a separate process in its own session, killed as a process group.
 Always: a wall-clock timeout per request, RLIMIT_AS (memory), RLIMIT_FSIZE (bytes of output:
@@ -18,12 +18,15 @@ import json
 import os
 import pickle
 import resource
+import secrets
 import select
 import shutil
+import itertools
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
@@ -31,7 +34,17 @@ from pathlib import Path
 
 from . import wire
 
-NOBODY = 65534
+# Each namespaced worker runs under its own unprivileged uid (no passwd entry needed), so that
+# RLIMIT_NPROC, which counts per uid, bounds each student's processes separately: one student's
+# fork bomb cannot starve another's worker of threads.
+_UID_BASE = 200_000
+_uid_lock = threading.Lock()
+_uid_counter = itertools.count()
+
+
+def _next_uid() -> int:
+    with _uid_lock:
+        return _UID_BASE + (os.getpid() % 2000) * 1000 + next(_uid_counter) % 1000
 
 
 @dataclass
@@ -51,6 +64,11 @@ class WorkerDied(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class ForgedReply(WorkerDied):
+    """A reply arrived for a request that had already been answered: the first answer was written
+    by student code into the grader's channel."""
 
 
 @lru_cache(maxsize=None)
@@ -112,10 +130,12 @@ class WorkerProcess:
         config = {"limits": asdict(limits), "hide": hide, "work": work,
                   "reachable": _python_roots(), "stash": os.path.join(self.scratch, "stash"),
                   "drop": self.isolation == "namespace", "env": env, "fds": [req_r, rep_w]}
+        self.uid = _next_uid() if self.isolation == "namespace" else os.getuid()
+        config["uid"] = self.uid
         stage2 = [sys.executable, "-m", "autograder.sandbox", json.dumps(config)]
         if self.isolation == "namespace":
             os.chmod(self.scratch, 0o755)
-            os.chown(work, NOBODY, NOBODY)
+            os.chown(work, self.uid, self.uid)
             cmd = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--propagation", "private"] + stage2
         else:
             cmd = stage2
@@ -127,22 +147,38 @@ class WorkerProcess:
         out.close()
         err.close()
         self.started = time.perf_counter()
+        self._answered: set[str] = set()
 
     # -- protocol -------------------------------------------------------------
     def request(self, req: dict, timeout: float, make_handle) -> dict:
+        """Send one request and return its reply.
+
+        Every request carries a fresh nonce that its reply must echo. A reply with an unknown
+        nonce, or a second reply to an answered request, means student code wrote into the
+        channel: the worker is killed and the caller learns which (ForgedReply / WorkerDied).
+        """
         if self.proc.poll() is not None:
             raise WorkerDied(self._death_reason())
+        nonce = secrets.token_hex(12)
         try:
-            wire.write_frame(self._req_w, _dumps(req))
+            wire.write_frame(self._req_w, _dumps({**req, "nonce": nonce}))
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._death_reason()) from None
         payload = self._read_reply(timeout)
         try:
-            return wire.decode_reply(payload, make_handle)
+            reply = wire.decode_reply(payload, make_handle)
         except wire.WireError as exc:
             self.kill()
-            raise WorkerDied(f"the worker sent a malformed reply ({exc}); output written to the "
-                             f"grader's channel?") from None
+            raise WorkerDied(f"wrote a malformed reply into the grader's channel ({exc})") from None
+        got = reply.get("nonce")
+        if got != nonce:
+            self.kill()
+            if got in self._answered:
+                raise ForgedReply("answered an earlier request twice: a forged reply was written "
+                                  "into the grader's channel")
+            raise ForgedReply("wrote a reply that does not belong to the grader's request into its channel")
+        self._answered.add(nonce)
+        return reply
 
     def _read_reply(self, timeout: float) -> bytes:
         deadline = time.monotonic() + timeout
@@ -267,7 +303,7 @@ def _mount(*args):
 
 
 def _make_reachable(paths: list[str], stash: str):
-    """Let `nobody` traverse to the interpreter: cover each private ancestor (e.g. /root, mode
+    """Let the unprivileged worker traverse to the interpreter: cover each private ancestor (e.g. /root, mode
     700) with a world-traversable tmpfs and bind the needed subtree back into it."""
     os.makedirs(stash, exist_ok=True)
     done = 0
@@ -303,8 +339,8 @@ def stage2(config: dict):
     resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_procs"], limits["max_procs"]))
     if config["drop"]:
         os.setgroups([])
-        os.setgid(NOBODY)
-        os.setuid(NOBODY)
+        os.setgid(config["uid"])
+        os.setuid(config["uid"])
     os.chdir(config["work"])
     # the request and reply channels become fds 3 and 4 (see worker.py)
     req_r, rep_w = config["fds"]

@@ -23,7 +23,7 @@ from . import check as check_module
 from .course import Assignment
 from .notebook import Cell
 from .results import CheckResult, ExerciseResult, NotebookResult
-from .sandbox import Limits, WorkerDied, WorkerProcess
+from .sandbox import ForgedReply, Limits, WorkerDied, WorkerProcess
 
 
 class StudentCodeError(Exception):
@@ -118,18 +118,22 @@ class GradingSession:
                 try:
                     reply = self._request({"op": "exec", "grade_id": exercise,
                                            "source": self.solutions[exercise]}, self.limits.cell_timeout)
+                except ForgedReply as forged:
+                    self._poisoned(exercise, "", [f"student code {forged.reason}"])
+                    break
                 except WorkerDied as died:
                     self._poisoned(exercise, f"your `{exercise}` cell {died.reason}")
                     break
                 if reply.get("violations"):
                     self._poisoned(exercise, "", reply["violations"])
                     break
-                if not reply["ok"]:
-                    state.cell_error = reply["error"]
-                for name in reply["callables"]:
+                if not reply.get("ok"):
+                    state.cell_error = reply.get("error") or {"type": "Error", "message": "unknown"}
+                callables = [n for n in reply.get("callables", []) if isinstance(n, str)]
+                for name in callables:
                     self.bound[name] = exercise
-                for name in reply["bound"]:
-                    if name not in reply["callables"]:
+                for name in reply.get("bound", []):
+                    if name not in callables:
                         self.bound.pop(name, None)
 
     def _poisoned(self, exercise: str, reason: str, violations=None):
@@ -163,6 +167,12 @@ class GradingSession:
         self._check_alive(obj)
         try:
             reply = self._request(req, self.limits.check_timeout)
+        except ForgedReply as forged:
+            owner = self._owner(obj) or self.current_exercise
+            if owner:
+                self._poisoned(owner, "", [f"student code {forged.reason}"])
+            self._discard_worker()
+            raise AssertionError(f"[check] integrity of {obj.__name__} failed: it {forged.reason}") from None
         except WorkerDied as died:
             self._discard_worker()
             raise AssertionError(f"[check] calling {obj.__name__} failed: it {died.reason}") from None
@@ -244,13 +254,30 @@ class GradingSession:
         except Exception as exc:
             result.message = f"{type(exc).__name__}: {exc}"[:2000]
         finally:
+            self._sync(cell.exercise)
             self.current_exercise = None
+        if state is not None and state.integrity:
+            result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:
             desc = state.cell_error
             result.message += (f"\n  note: your `{cell.exercise}` cell raised {desc['type']}: "
                                f"{desc['message'][:200]}")
         result.seconds = round(time.perf_counter() - started, 3)
         return result
+
+    def _sync(self, exercise: str):
+        """A round trip after each test cell: a stale reply still in the channel means one of this
+        cell's replies was forged, and is charged to this cell's exercise."""
+        if self.worker is None:
+            return
+        try:
+            reply = self._request({"op": "info"}, self.limits.check_timeout)
+            if reply.get("violations"):
+                self._poisoned(exercise, "", reply["violations"])
+        except ForgedReply as forged:
+            self._poisoned(exercise, "", [f"student code {forged.reason}"])
+        except WorkerDied:
+            self._discard_worker()
 
     def _missing_hint(self, exercise: str) -> str:
         if exercise not in self.solutions:

@@ -15,6 +15,7 @@ import os
 import pickle
 import sys
 import time
+import types
 
 from . import wire
 
@@ -25,7 +26,13 @@ REPLY_FD = 4
 class Worker:
     def __init__(self, scratch: str):
         self.scratch = scratch
-        self.namespace = {"__name__": "__main__", "__builtins__": builtins}
+        # Student cells run in a fresh __main__ module, as in a notebook kernel; nothing in
+        # sys.argv or __main__ names the grader.
+        main_module = types.ModuleType("__main__")
+        main_module.__dict__["__builtins__"] = builtins
+        sys.modules["__main__"] = main_module
+        sys.argv = [""]
+        self.namespace = main_module.__dict__
         self.handles: dict[int, object] = {}
         self.snapshot = None
         self.probes = {}
@@ -64,9 +71,9 @@ class Worker:
     def op_exec(self, req):
         """Run one cell's source in the notebook namespace; report the names it (re)bound."""
         before = dict(self.namespace)
-        code = compile(req["source"], self._cell_file(req["grade_id"], req["source"]), "exec")
         error = None
         try:
+            code = compile(req["source"], self._cell_file(req["grade_id"], req["source"]), "exec")
             exec(code, self.namespace)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
             error = self._describe(exc)
@@ -132,15 +139,20 @@ class Worker:
                 reply = ops[req["op"]](req)
             except BaseException as exc:
                 reply = {"ok": False, "error": self._describe(exc)}
+            reply["nonce"] = req.get("nonce")
             reply["seconds"] = round(time.perf_counter() - started, 4)
             reply["violations"] = self._violations()
             try:
                 payload = wire.encode_reply(reply, self.handles)
             except Exception as exc:
                 payload = wire.encode_reply({"ok": False, "error": self._describe(exc),
-                                             "violations": reply["violations"]}, self.handles)
-            sys.stdout.flush()
-            sys.stderr.flush()
+                                             "violations": reply["violations"],
+                                             "nonce": req.get("nonce")}, self.handles)
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except Exception:  # e.g. the output cap was reached: nothing more is printed
+                    pass
             wire.write_frame(REPLY_FD, payload)
 
 

@@ -22,6 +22,13 @@ def _case_ids():
     return [(a, name) for a in ASSIGNMENTS for name in load_cases(a)]
 
 
+def _touched(case: dict) -> set:
+    """Exercises a case changes: the cells it replaces and those whose tests it fails (an exercise
+    that calls another exercise's function fails with it)."""
+    from autograder.notebook import TEST_GRADE_ID
+    return set(case["cells"]) | {TEST_GRADE_ID.match(f).group("exercise") for f in case["fails"]}
+
+
 def pack_cases(cases: dict) -> list[list[str]]:
     """Group cases into rounds in which no two cases touch the same exercise.
 
@@ -32,7 +39,7 @@ def pack_cases(cases: dict) -> list[list[str]]:
     """
     rounds: list[tuple[set, list]] = []
     for name, case in cases.items():
-        touched = set(case["cells"])
+        touched = _touched(case)
         for used, names in rounds:
             if not used & touched:
                 used |= touched
@@ -109,7 +116,7 @@ def test_known_wrong_submission_loses_exactly_its_points(graded, assignment, cas
     cases = load_cases(assignment)
     spec = cases[case]
     result = cli[rounds[case]]
-    mine = {c["name"]: c for ex in spec["cells"] for c in result["exercises"][ex]["checks"]}
+    mine = {c["name"]: c for ex in _touched(spec) for c in result["exercises"][ex]["checks"]}
     failed = {name for name, c in mine.items() if not c["passed"]}
     assert failed == set(spec["fails"]), {n: c["message"] for n, c in mine.items() if not c["passed"]}
     for name in failed:

@@ -1,0 +1,136 @@
+"""The hostile-submission corpus (tests/hostile/corpus.py) through the real `autograder` CLI.
+
+One batch call grades every attack. For each: no false points for the victim exercise, the two
+bystander exercises keep full marks, and the grader exits normally with the JSON. Afterwards no
+student process is left running, and the gradebook is unchanged.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import nbformat
+import pytest
+
+from conftest import code_cell, make_notebook
+from hostile.corpus import ATTACKS, RIGHT
+
+BYSTANDER = "def bystander_{n}(x):\n    ### BEGIN SOLUTION\n    return {k} * x\n    ### END SOLUTION\n"
+TIMEOUT = "4"
+
+
+def hostile_cells(victim_source: str):
+    cells = [code_cell("import jax\nimport jax.numpy as jnp\nfrom autograder import check", "setup")]
+    for name, source, k in (("bystander_a", BYSTANDER.format(n="a", k=3.0), 3.0), ("victim", victim_source, 2.0),
+                            ("bystander_b", BYSTANDER.format(n="b", k=4.0), 4.0)):
+        cells += [
+            code_cell(source, name, role="solution"),
+            code_cell(f"check.assert_close({name}(jnp.arange(3.0)), {k} * jnp.arange(3.0), what='{name}(x)')\n"
+                      f"### BEGIN HIDDEN TESTS\ncheck.assert_close({name}(jnp.ones(2)), jnp.full(2, {k}), "
+                      f"what='{name}(x)')\n### END HIDDEN TESTS", f"{name}_correctness", role="test", points=2),
+            code_cell(f"check.assert_jittable({name}, jnp.arange(3.0))", f"{name}_jit", role="test", points=1),
+        ]
+    return cells
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    course = root / "course"
+    (course / "source" / "hostile").mkdir(parents=True)
+    source = course / "source" / "hostile" / "hostile.ipynb"
+    nbformat.write(make_notebook(hostile_cells(
+        "def victim(x):\n    ### BEGIN SOLUTION\n    return 2.0 * x\n    ### END SOLUTION\n")), str(source))
+    gradebook = course / "gradebook.db"
+    gradebook.write_bytes(b"sentinel gradebook")
+    subs = root / "subs"
+    paths = []
+    for name, attack in ATTACKS.items():
+        cell = attack["cell"].format(source=str(source), gradebook=str(gradebook)) \
+            if "{" in attack["cell"] and ("{source" in attack["cell"] or "{gradebook" in attack["cell"]) \
+            else attack["cell"]
+        nb = make_notebook(hostile_cells(cell))
+        if "notebook" in attack:
+            nb = attack["notebook"](nb)
+        path = subs / name / "hostile.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(nb, str(path))
+        paths.append(path)
+    not_json = subs / "not_json" / "hostile.ipynb"
+    not_json.parent.mkdir(parents=True)
+    not_json.write_text("{ this is not a notebook")
+    out = root / "out" / "results.json"
+    out.parent.mkdir()
+    cmd = [sys.executable, "-m", "autograder.cli", "grade", *map(str, paths + [not_json]), "--json", str(out),
+           "--course-root", str(course), "--assignment", "hostile", "--jobs", "2", "--quiet",
+           "--cell-timeout", TIMEOUT, "--check-timeout", TIMEOUT, "--memory-mb", "2048",
+           "--output-bytes", "1000000"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
+    results = {os.path.basename(os.path.dirname(r["notebook"])): r for r in json.loads(out.read_text())}
+    return proc, results, gradebook
+
+
+def test_grader_exits_normally_with_json(hostile_run):
+    proc, results, _ = hostile_run
+    assert proc.returncode == 2, proc.stderr[-3000:]  # 2: one notebook (not_json) was unusable
+    assert proc.stderr.strip().splitlines() == [l for l in proc.stderr.strip().splitlines()
+                                                if l.startswith("autograder: error:")]
+    assert "not_json" in proc.stderr and "not a readable Jupyter notebook" in proc.stderr
+    assert set(results) == set(ATTACKS) | {"not_json"}
+
+
+def test_corpus_is_large_enough():
+    assert len(ATTACKS) + 1 >= 25
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_attack_earns_no_false_points(hostile_run, attack):
+    _, results, _ = hostile_run
+    spec = ATTACKS[attack]
+    result = results[attack]
+    ex = result["exercises"]
+    summary = {name: [(c["name"], c["passed"], c["message"][:200]) for c in e["checks"]] for name, e in ex.items()}
+    if attack == "read_hidden_tests" and result["isolation"] != "namespace":
+        pytest.skip("hidden files are only unreadable with namespace isolation (grader running as root)")
+    assert ex["victim"]["score"] == spec.get("victim", 0.0), summary
+    assert ex["bystander_a"]["score"] == 3.0 and ex["bystander_b"]["score"] == 3.0, summary
+    assert result["score"] == 6.0 + spec.get("victim", 0.0)
+    messages = " ".join(c["message"] for c in ex["victim"]["checks"])
+    if "message" in spec:
+        assert spec["message"] in messages, summary["victim"]
+    kinds = [c["kind"] for c in ex["victim"]["checks"]]
+    if spec.get("integrity"):
+        assert "integrity" in kinds, summary["victim"]
+    else:
+        assert "integrity" not in kinds, summary["victim"]
+    if "errors" in spec:
+        assert any(spec["errors"] in e for e in result["errors"]), result["errors"]
+
+
+def test_no_student_process_survives(hostile_run):
+    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
+    assert "autograder.worker" not in out
+
+
+def test_gradebook_untouched(hostile_run):
+    _, results, gradebook = hostile_run
+    if results["write_gradebook"]["isolation"] != "namespace":
+        pytest.skip("the gradebook is only protected with namespace isolation")
+    assert gradebook.read_bytes() == b"sentinel gradebook"
+
+
+def test_reference_victim_passes(tmp_path):
+    """Control: the same harness gives the victim full marks for a right answer, so a zero above
+    is the attack's doing."""
+    from autograder.course import Course
+    from autograder.grade import grade_notebook
+    from autograder.sandbox import Limits
+    course = tmp_path / "course"
+    (course / "source" / "hostile").mkdir(parents=True)
+    nbformat.write(make_notebook(hostile_cells(RIGHT)), str(course / "source" / "hostile" / "hostile.ipynb"))
+    sub = tmp_path / "hostile.ipynb"
+    nbformat.write(make_notebook(hostile_cells(RIGHT)), str(sub))
+    result = grade_notebook(sub, Course(course), "hostile", Limits(cell_timeout=20, check_timeout=20))
+    assert result.score == result.max_score == 9.0
