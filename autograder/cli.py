@@ -28,7 +28,7 @@ def _parser():
     g.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
     g.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
     g.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
-    g.add_argument("--isolation", choices=["auto", "namespace", "process"], default="auto")
+    g.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
     g.add_argument("--quiet", action="store_true", help="no score table")
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)

@@ -32,7 +32,6 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from . import wire
 
 # Each namespaced worker runs under its own unprivileged uid (no passwd entry needed), so that
 # RLIMIT_NPROC, which counts per uid, bounds each student's processes separately: one student's
@@ -55,7 +54,7 @@ class Limits:
     memory_mb: int = 4096           # address-space cap of the worker
     output_bytes: int = 2_000_000   # cap on what the worker writes to stdout + stderr files
     max_procs: int = 512            # RLIMIT_NPROC once the worker is not root (threads count)
-    isolation: str = "auto"         # auto | namespace | process
+    isolation: str = "auto"         # auto | namespace | userns | process
 
 
 class WorkerDied(Exception):
@@ -71,26 +70,35 @@ class ForgedReply(WorkerDied):
     by student code into the grader's channel."""
 
 
+_UNSHARE = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--propagation", "private"]
+_UNSHARE_USER = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc",
+                 "--propagation", "private"]
+
+
 @lru_cache(maxsize=None)
-def namespace_available() -> bool:
-    if os.geteuid() != 0 or not shutil.which("unshare") or not shutil.which("mount"):
+def _works(cmd: tuple) -> bool:
+    if not shutil.which("unshare") or not shutil.which("mount"):
         return False
     try:
-        r = subprocess.run(["unshare", "--mount", "--pid", "--fork", "--mount-proc", "true"],
-                           capture_output=True, timeout=20)
-        return r.returncode == 0
+        return subprocess.run([*cmd, "true"], capture_output=True, timeout=20).returncode == 0
     except Exception:
         return False
 
 
 def choose_isolation(requested: str) -> str:
+    """`namespace` as root; `userns` (unprivileged user namespaces) otherwise; else `process`."""
     if requested == "process":
         return "process"
-    if namespace_available():
+    root_ok = os.geteuid() == 0 and _works(tuple(_UNSHARE))
+    user_ok = _works(tuple(_UNSHARE_USER))
+    if requested == "namespace" and root_ok:
         return "namespace"
-    if requested == "namespace":
-        raise RuntimeError("namespace isolation needs root and util-linux `unshare`")
-    return "process"
+    if requested == "userns" and user_ok:
+        return "userns"
+    if requested in ("namespace", "userns"):
+        raise RuntimeError(f"{requested} isolation is not available here (needs util-linux `unshare`"
+                           f"{' and root' if requested == 'namespace' else ' and user namespaces'})")
+    return "namespace" if root_ok else "userns" if user_ok else "process"
 
 
 def _signal_name(code: int) -> str:
@@ -129,14 +137,16 @@ class WorkerProcess:
         hide = [h for h in hide if not any(_is_within(k, h) for k in keep)]
         config = {"limits": asdict(limits), "hide": hide, "work": work,
                   "reachable": _python_roots(), "stash": os.path.join(self.scratch, "stash"),
-                  "drop": self.isolation == "namespace", "env": env, "fds": [req_r, rep_w]}
+                  "mode": self.isolation, "env": env, "fds": [req_r, rep_w]}
         self.uid = _next_uid() if self.isolation == "namespace" else os.getuid()
         config["uid"] = self.uid
         stage2 = [sys.executable, "-m", "autograder.sandbox", json.dumps(config)]
         if self.isolation == "namespace":
             os.chmod(self.scratch, 0o755)
             os.chown(work, self.uid, self.uid)
-            cmd = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--propagation", "private"] + stage2
+            cmd = _UNSHARE + stage2
+        elif self.isolation == "userns":
+            cmd = _UNSHARE_USER + stage2
         else:
             cmd = stage2
         self.proc = subprocess.Popen(
@@ -157,6 +167,7 @@ class WorkerProcess:
         nonce, or a second reply to an answered request, means student code wrote into the
         channel: the worker is killed and the caller learns which (ForgedReply / WorkerDied).
         """
+        from . import wire  # (not at import: stage 2 must stay single-threaded, without numpy)
         if self.proc.poll() is not None:
             raise WorkerDied(self._death_reason())
         nonce = secrets.token_hex(12)
@@ -181,6 +192,7 @@ class WorkerProcess:
         return reply
 
     def _read_reply(self, timeout: float) -> bytes:
+        from . import wire
         deadline = time.monotonic() + timeout
         buf = b""
         need = 4
@@ -323,21 +335,34 @@ def _make_reachable(paths: list[str], stash: str):
             _mount("--bind", keep, str(anc / child))
 
 
+def _enter_nested_user_namespace():
+    """Drop the capabilities this process holds in its user namespace: the mounts made above
+    become locked, so student code cannot unmount them to reveal what they cover."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000) != 0:  # CLONE_NEWUSER
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWUSER) failed")
+
+
 def stage2(config: dict):
     limits = config["limits"]
-    if config["drop"]:
+    mode = config["mode"]
+    if mode in ("namespace", "userns"):
         for path in config["hide"]:
             if os.path.isdir(path):
                 _mount("-t", "tmpfs", "-o", "mode=0755,size=1m", "tmpfs", path)
             elif os.path.exists(path):
                 _mount("--bind", "/dev/null", path)
-        _make_reachable(config["reachable"], config["stash"])
+        if mode == "namespace":
+            _make_reachable(config["reachable"], config["stash"])
     mem = int(limits["memory_mb"]) * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"], limits["output_bytes"]))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_procs"], limits["max_procs"]))
-    if config["drop"]:
+    if mode == "userns":
+        _enter_nested_user_namespace()
+    if mode == "namespace":
         os.setgroups([])
         os.setgid(config["uid"])
         os.setuid(config["uid"])

@@ -35,9 +35,8 @@ def hostile_cells(victim_source: str):
     return cells
 
 
-@pytest.fixture(scope="module")
-def hostile_run(tmp_path_factory):
-    root = tmp_path_factory.mktemp("hostile")
+def run_corpus(root, attacks, isolation="auto"):
+    """Write one submission per attack (plus a non-JSON file) and grade them in one CLI call."""
     course = root / "course"
     (course / "source" / "hostile").mkdir(parents=True)
     source = course / "source" / "hostile" / "hostile.ipynb"
@@ -47,7 +46,7 @@ def hostile_run(tmp_path_factory):
     gradebook.write_bytes(b"sentinel gradebook")
     subs = root / "subs"
     paths = []
-    for name, attack in ATTACKS.items():
+    for name, attack in attacks.items():
         cell = attack["cell"].format(source=str(source), gradebook=str(gradebook)) \
             if "{" in attack["cell"] and ("{source" in attack["cell"] or "{gradebook" in attack["cell"]) \
             else attack["cell"]
@@ -66,10 +65,31 @@ def hostile_run(tmp_path_factory):
     cmd = [sys.executable, "-m", "autograder.cli", "grade", *map(str, paths + [not_json]), "--json", str(out),
            "--course-root", str(course), "--assignment", "hostile", "--jobs", "2", "--quiet",
            "--cell-timeout", TIMEOUT, "--check-timeout", TIMEOUT, "--memory-mb", "2048",
-           "--output-bytes", "1000000"]
+           "--output-bytes", "1000000", "--isolation", isolation]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1500)
     results = {os.path.basename(os.path.dirname(r["notebook"])): r for r in json.loads(out.read_text())}
     return proc, results, gradebook
+
+
+@pytest.fixture(scope="module")
+def hostile_run(tmp_path_factory):
+    return run_corpus(tmp_path_factory.mktemp("hostile"), ATTACKS)
+
+
+# Without root the grader falls back to unprivileged user namespaces; the attacks on secrets, the
+# gradebook and the grader process are run that way too.
+USERNS_ATTACKS = ["read_hidden_tests", "write_gradebook", "signal_the_grader", "read_grader_memory",
+                  "fork_children_left_running", "patch_jax_jit", "infinite_loop_in_function"]
+
+
+@pytest.fixture(scope="module")
+def userns_run(tmp_path_factory):
+    from autograder.sandbox import choose_isolation
+    try:
+        choose_isolation("userns")
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    return run_corpus(tmp_path_factory.mktemp("userns"), {a: ATTACKS[a] for a in USERNS_ATTACKS}, "userns")
 
 
 def test_grader_exits_normally_with_json(hostile_run):
@@ -87,13 +107,27 @@ def test_corpus_is_large_enough():
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
 def test_attack_earns_no_false_points(hostile_run, attack):
-    _, results, _ = hostile_run
+    assert_verdict(hostile_run, attack)
+
+
+@pytest.mark.parametrize("attack", USERNS_ATTACKS)
+def test_attack_earns_no_false_points_under_user_namespaces(userns_run, attack):
+    assert userns_run[1][attack]["isolation"] == "userns"
+    assert_verdict(userns_run, attack)
+
+
+def test_gradebook_untouched_under_user_namespaces(userns_run):
+    assert userns_run[2].read_bytes() == b"sentinel gradebook"
+
+
+def assert_verdict(run, attack):
+    _, results, _ = run
     spec = ATTACKS[attack]
     result = results[attack]
     ex = result["exercises"]
     summary = {name: [(c["name"], c["passed"], c["message"][:200]) for c in e["checks"]] for name, e in ex.items()}
-    if attack == "read_hidden_tests" and result["isolation"] != "namespace":
-        pytest.skip("hidden files are only unreadable with namespace isolation (grader running as root)")
+    if attack == "read_hidden_tests" and result["isolation"] not in ("namespace", "userns"):
+        pytest.skip("hidden files are only unreadable with namespace or userns isolation")
     assert ex["victim"]["score"] == spec.get("victim", 0.0), summary
     assert ex["bystander_a"]["score"] == 3.0 and ex["bystander_b"]["score"] == 3.0, summary
     assert result["score"] == 6.0 + spec.get("victim", 0.0)
@@ -116,7 +150,7 @@ def test_no_student_process_survives(hostile_run):
 
 def test_gradebook_untouched(hostile_run):
     _, results, gradebook = hostile_run
-    if results["write_gradebook"]["isolation"] != "namespace":
+    if results["write_gradebook"]["isolation"] not in ("namespace", "userns"):
         pytest.skip("the gradebook is only protected with namespace isolation")
     assert gradebook.read_bytes() == b"sentinel gradebook"
 

@@ -37,6 +37,7 @@ def duplicate_grade_id(nb):
     import copy
     dup = copy.deepcopy(_cell(nb, "victim"))
     dup.source = WRONG
+    dup["id"] = "duplicate-victim"
     nb.cells.append(dup)
     return nb
 
