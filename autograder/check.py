@@ -302,9 +302,11 @@ def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), s
 def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_argnums=(), what=None):
     """`fn` (jitted by default) prints `expected_lines` lines over `calls`, each matching `pattern`."""
     import re
-    name = _name(fn, what)
+    name = getattr(fn, "__name__", "the function")
     result = gather(evidence.captured_stdout, fn, [tuple(c) for c in calls], jit, tuple(static_argnums))
     title = f"output of {'jax.jit(' + name + ')' if jit else name} over {len(calls)} calls"
+    if what:
+        title += f" ({what})"
     if not result["ok"]:
         raise AssertionError(f"[check] {title} failed: {format_failure(result['error'])}")
     lines = [ln for ln in result["stdout"].splitlines() if ln.strip()]
@@ -320,7 +322,9 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
 
 
 def assert_no_key_reuse(fn, *args, what=None, **kwargs):
-    """Calling `fn` with JAX's key-reuse checker on raises no KeyReuseError."""
+    """Calling `fn` with JAX's key-reuse checker on raises no KeyReuseError.
+
+    The checker tracks typed keys only: pass keys made with `jax.random.key`, not `PRNGKey`."""
     name = _name(fn, what)
     result = gather(evidence.call_with_key_reuse_checks, fn, args, kwargs)
     if not result["ok"]:
