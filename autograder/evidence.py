@@ -177,7 +177,9 @@ def summarise_jaxpr(jaxpr) -> dict:
                 aval = getattr(var, "aval", None)
                 shape = tuple(getattr(aval, "shape", ()) or ())
                 size = int(np.prod(shape)) if shape else 1
-                if size > largest["size"]:
+                floating = "float" in str(getattr(aval, "dtype", ""))
+                # at equal size prefer a float value: it is the data, an int one is often an index
+                if (size, floating) > (largest["size"], "float" in largest["dtype"]):
                     largest = {"size": size, "shape": list(shape),
                                "dtype": str(getattr(aval, "dtype", "")), "primitive": name}
             stack.extend(_sub_jaxprs(eqn))
