@@ -26,7 +26,7 @@ __all__ = [
     "assert_close", "assert_equal", "assert_raises", "assert_jittable", "assert_max_traces",
     "assert_has_primitive", "assert_cond_branches", "assert_not_unrolled",
     "assert_no_large_intermediate", "assert_prints", "assert_no_key_reuse",
-    "assert_inputs_unchanged", "gather",
+    "assert_inputs_unchanged", "gather", "fail",
 ]
 
 # Set by the CLI to the backend the student's code runs on; tolerances loosen off-CPU where
@@ -45,6 +45,11 @@ def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | N
     if fix:
         msg += f"\n  fix: {fix}"
     raise AssertionError(msg)
+
+
+def fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
+    """Raise the standard failure from a test cell's own check (e.g. on data from `gather`)."""
+    _fail(title, evidence_text, cause, fix)
 
 
 def gather(probe, fn, *args, **kwargs):

@@ -15,6 +15,7 @@ and the next test cell gets a fresh worker.
 """
 from __future__ import annotations
 
+import os
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -210,8 +211,13 @@ class GradingSession:
     def _test_namespace(self) -> dict:
         if self.namespace is None:
             ns = {"__name__": "__main__"}
-            for cell in self.assignment.setup_cells:
-                exec(compile(cell.source, f"<setup {cell.grade_id}>", "exec"), ns)
+            saved_env = dict(os.environ)  # a setup cell may set XLA_FLAGS for the worker's JAX
+            try:
+                for cell in self.assignment.setup_cells:
+                    exec(compile(cell.source, f"<setup {cell.grade_id}>", "exec"), ns)
+            finally:
+                os.environ.clear()
+                os.environ.update(saved_env)
             setup_names = set(ns)
             for name in self.bound:
                 if name not in setup_names:
