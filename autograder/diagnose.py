@@ -42,6 +42,10 @@ _RULES = [
     ("KeyReuseError", None,
      "a PRNG key was used twice, so two 'independent' draws are identical",
      "`jax.random.split` the key and use each subkey once"),
+    ("TypeError", r"unsupported format string passed to \w*Tracer\.__format__",
+     "formatting a traced value (`f'{loss:.3f}'`) needs its number, which does not exist while tracing",
+     "return the value and format it outside the jitted function, or use "
+     "`jax.debug.print('loss {l:.3f}', l=loss)`"),
     ("TypeError", r"Shapes must be 1D sequences of concrete values|concrete value|abstract tracer",
      "a traced value used as a shape (`jnp.zeros(n)`, `jnp.full((n,), v)`, `reshape(n)`)",
      "mark the size argument static: `jax.jit(f, static_argnums=...)`"),

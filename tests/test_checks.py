@@ -50,6 +50,10 @@ def range_loop(x, n):
 def fori(x, n):
     return lax.fori_loop(0, n, lambda i, y: y * y, x)
 
+def fstring_print(x):
+    print(f"loss {x.sum():.4f}")
+    return x
+
 def np_convert(x):
     return jnp.asarray(np.asarray(x) * 2)
 
@@ -215,6 +219,7 @@ def test_jittable_passes(fns):
     ("nonzero", (x4,), (), ["ConcretizationTypeError", "size="]),
     ("range_loop", (1.0, 3), (), ["TracerIntegerConversionError", "fori_loop"]),
     ("np_convert", (x4,), (), ["TracerArrayConversionError", "jnp"]),
+    ("fstring_print", (x4,), (), ["TypeError", "formatting a traced value", "jax.debug.print"]),
     ("traced_shape", (1.0, 3), (), ["TypeError", "static_argnums"]),
     ("traced_slice", (x4, 1), (), ["IndexError", "dynamic_slice"]),
     ("uses_leaked_tracer", (x4,), (), ["UnexpectedTracerError", "pure"]),
