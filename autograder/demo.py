@@ -1,5 +1,7 @@
 """`make demo`: build the release, grade example students with nbgrader and with the CLI, and print
-a per-student, per-exercise table of both. Everything it writes goes under .demo/ (untracked)."""
+a per-student, per-exercise table of both. Everything it writes goes under .demo/ (untracked).
+
+`make demo ASSIGNMENTS="02_static_shapes 03_control_flow"` limits it to some assignments."""
 from __future__ import annotations
 
 import os
@@ -47,13 +49,18 @@ def main() -> int:
     if demo.exists():
         shutil.rmtree(demo)
     console.rule("1. release: nbgrader generate_assignment of source/ (into .demo/release)")
-    built = release.build(course, demo / "release")
+    built = release.build(course, demo / "release", os.environ.get("ASSIGNMENTS", "").split() or None)
     for path in built:
         same = (course.release / path.parent.name / path.name).read_text() == path.read_text()
         console.print(f"  {path.relative_to(course.root)}  ({'same as' if same else 'DIFFERS from'} release/)")
 
     students = _students(course.root)
-    assignments = [a for a in course.assignment_names()]
+    chosen = os.environ.get("ASSIGNMENTS", "").split()
+    unknown = [a for a in chosen if a not in course.assignment_names()]
+    if unknown:
+        console.print(f"demo: unknown assignment(s) {', '.join(unknown)}")
+        return 2
+    assignments = chosen or course.assignment_names()
     console.rule(f"2. submissions: {', '.join(students)} x {len(assignments)} assignments")
     subs: dict[str, dict[str, Path]] = {}
     for a in assignments:
