@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 import jax
-import jax.numpy as jnp
 from jax import tree_util
 
 from . import evidence
@@ -349,7 +348,3 @@ def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
         _fail(f"{name} leaves its inputs unchanged", f"argument leaves {result['changed']} were modified in place",
               fix="build a new array with `x.at[idx].set(v)` (or `jnp.asarray(x)` first) instead of writing into x")
 
-
-def as_jnp(tree):
-    """Helper for test cells: the same tree with every leaf a jnp array."""
-    return tree_util.tree_map(jnp.asarray, tree)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import linecache
 import os
 import re
-import sys
 import traceback
 
 # (exception class name, message regex or None, cause, fix)
@@ -121,6 +120,3 @@ def format_failure(desc: dict) -> str:
     return (f"{desc['type']}{where_text(desc)}: {desc['message'][:300]}\n"
             f"  cause: {cause}\n  fix: {fix}")
 
-
-def current_exception_description() -> dict:
-    return describe_exception(sys.exc_info()[1])

@@ -55,10 +55,6 @@ class NotebookResult:
     def max_score(self) -> float:
         return float(sum(e.max_score for e in self.exercises.values()))
 
-    def cell_points(self) -> dict[str, float]:
-        """grade_id -> points, for comparison with nbgrader's gradebook."""
-        return {c.name: c.points for e in self.exercises.values() for c in e.checks if c.kind != "integrity"}
-
     def to_json(self) -> dict:
         return {
             "assignment": self.assignment, "notebook": self.notebook, "backend": self.backend,

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import time
-import traceback
 from dataclasses import dataclass, field
 
 from . import check as check_module
@@ -337,6 +336,3 @@ def _rebuild_exception(desc: dict) -> Exception:
     StudentCodeError.__init__(exc, desc)
     return exc
 
-
-def format_traceback() -> str:
-    return traceback.format_exc(limit=3)
