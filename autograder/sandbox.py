@@ -144,6 +144,7 @@ class WorkerProcess:
         if self.isolation == "namespace":
             os.chmod(self.scratch, 0o755)
             os.chown(work, self.uid, self.uid)
+            os.chmod(work, 0o700)  # another student's worker (another uid) cannot read these cells
             cmd = _UNSHARE + stage2
         elif self.isolation == "userns":
             cmd = _UNSHARE_USER + stage2
