@@ -168,3 +168,24 @@ def test_reference_victim_passes(tmp_path):
     nbformat.write(make_notebook(hostile_cells(RIGHT)), str(sub))
     result = grade_notebook(sub, Course(course), "hostile", Limits(cell_timeout=20, check_timeout=20))
     assert result.score == result.max_score == 9.0
+
+
+def test_workers_cannot_read_each_others_cells(limits):
+    """Two students graded at once: one worker cannot read the cell files of the other."""
+    from autograder.sandbox import WorkerProcess, _dumps, choose_isolation
+    if choose_isolation("auto") != "namespace":
+        pytest.skip("per-student uids need namespace isolation (grader running as root)")
+    alice, mallory = WorkerProcess(limits, []), WorkerProcess(limits, [])
+    try:
+        alice.request({"op": "exec", "grade_id": "secret", "source": "answer = 42\n"}, 60, None)
+        path = os.path.join(alice.scratch, "work", "secret.py")
+        spy = (f"def steal():\n    try:\n        return open({path!r}).read()\n"
+               f"    except Exception as exc:\n        return type(exc).__name__\n")
+        mallory.request({"op": "exec", "grade_id": "spy", "source": spy}, 60, None)
+        reply = mallory.request({"op": "call", "target": ("name", "steal"), "args": _dumps(((), {}))},
+                                60, None)
+        assert os.path.exists(path)
+        assert reply["value"] == "PermissionError"
+    finally:
+        alice.close()
+        mallory.close()
