@@ -115,7 +115,7 @@ def _compare_leaf(path, actual, expected, what, rtol, atol):
     if not ok.all():
         bad = np.argwhere(~ok) if ok.ndim else np.zeros((1, 0), dtype=int)
         first = tuple(int(i) for i in bad[0])
-        a_val, e_val = act[first], exp[first]
+        a_val, e_val = act[first].item(), exp[first].item()  # plain numbers read better
         text = (f"mismatched elements: {int((~ok).sum())} / {ok.size}; at index {list(first)}: "
                 f"{a_val!r} (actual), {e_val!r} (expected)")
         if exp.dtype.kind in "fc":
@@ -181,7 +181,7 @@ def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None,
     name = getattr(fn, "__name__", "the function")
     result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames))
     if not result["ok"]:
-        on = f" on {what}" if what else ""
+        on = f" on {what}" if what and what != name else ""
         raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}){on} "
                              f"failed: {format_failure(result['error'])}")
 
@@ -196,7 +196,7 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
     calls = [tuple(c) for c in calls]
     result = gather(evidence.count_traces, fn, calls, tuple(static_argnums), tuple(static_argnames))
     title = f"retrace check of jax.jit({name}{_static_text(static_argnums, static_argnames)})"
-    if what:
+    if what and what != name:
         title += f" over {what}"
     if not result["ok"]:
         raise AssertionError(f"[check] {title} failed on call {result['call'] + 1} of {len(calls)}: "
@@ -309,7 +309,7 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
     name = getattr(fn, "__name__", "the function")
     result = gather(evidence.captured_stdout, fn, [tuple(c) for c in calls], jit, tuple(static_argnums))
     title = f"output of {'jax.jit(' + name + ')' if jit else name} over {len(calls)} calls"
-    if what:
+    if what and what != name:
         title += f" ({what})"
     if not result["ok"]:
         raise AssertionError(f"[check] {title} failed: {format_failure(result['error'])}")
