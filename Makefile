@@ -17,10 +17,10 @@ test: $(STAMP)
 	$(PY) -m pytest tests
 
 demo: $(STAMP)
-	$(PY) -m autograder.demo
+	$(PY) -m autograder.outputs.demo
 
 release: $(STAMP)
-	$(PY) -m autograder.release
+	$(PY) -m autograder.course.release
 
 bench: $(STAMP)
 	$(PY) benchmarks/grade_vs_nbgrader.py

@@ -46,13 +46,13 @@ def _isolate_jax_for_grader():
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "release":
-        from .release import main as release_main
+        from .course.release import main as release_main
         return release_main(args.course_root, check_only=args.check)
     _isolate_jax_for_grader()
-    from .course import Course
-    from .grade import grade_many
-    from .report import print_table
-    from .sandbox import Limits
+    from .course.layout import Course
+    from .grading.grade import grade_many
+    from .outputs.report import print_table
+    from .sandbox.process import Limits
 
     course = Course(args.course_root)
     if not course.source.is_dir():

@@ -28,7 +28,7 @@ def course():
 
 @pytest.fixture(scope="session")
 def limits():
-    from autograder.sandbox import Limits
+    from autograder.sandbox.process import Limits
     return Limits(cell_timeout=TEST_TIMEOUT, check_timeout=TEST_TIMEOUT, startup_timeout=60,
                   memory_mb=3072, output_bytes=1_000_000)
 

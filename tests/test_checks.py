@@ -12,8 +12,8 @@ import pytest
 
 from autograder import check
 from autograder.course import Assignment
-from autograder.notebook import Cell
-from autograder.session import GradingSession
+from autograder.course.notebook import Cell
+from autograder.grading.session import GradingSession
 
 STUDENT = '''
 import functools

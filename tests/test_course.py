@@ -11,8 +11,8 @@ import pytest
 
 from conftest import load_cases, submission_from_source
 from autograder.course import Course
-from autograder.grade import grade_many
-from autograder import nbgrader_run
+from autograder.grading.grade import grade_many
+from autograder.outputs import nbgrader_run
 
 COURSE = Course()
 ASSIGNMENTS = COURSE.assignment_names()
@@ -25,7 +25,7 @@ def _case_ids():
 def _touched(case: dict) -> set:
     """Exercises a case changes: the cells it replaces and those whose tests it fails (an exercise
     that calls another exercise's function fails with it)."""
-    from autograder.notebook import TEST_GRADE_ID
+    from autograder.course.notebook import TEST_GRADE_ID
     return set(case["cells"]) | {TEST_GRADE_ID.match(f).group("exercise") for f in case["fails"]}
 
 

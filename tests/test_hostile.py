@@ -84,7 +84,7 @@ USERNS_ATTACKS = ["read_hidden_tests", "write_gradebook", "signal_the_grader", "
 
 @pytest.fixture(scope="module")
 def userns_run(tmp_path_factory):
-    from autograder.sandbox import choose_isolation
+    from autograder.sandbox.process import choose_isolation
     try:
         choose_isolation("userns")
     except RuntimeError as exc:
@@ -145,7 +145,7 @@ def assert_verdict(run, attack):
 
 def test_no_student_process_survives(hostile_run):
     out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "autograder.worker" not in out
+    assert "autograder.sandbox.worker" not in out
 
 
 def test_gradebook_untouched(hostile_run):
@@ -159,8 +159,8 @@ def test_reference_victim_passes(tmp_path):
     """Control: the same harness gives the victim full marks for a right answer, so a zero above
     is the attack's doing."""
     from autograder.course import Course
-    from autograder.grade import grade_notebook
-    from autograder.sandbox import Limits
+    from autograder.grading.grade import grade_notebook
+    from autograder.sandbox.process import Limits
     course = tmp_path / "course"
     (course / "source" / "hostile").mkdir(parents=True)
     nbformat.write(make_notebook(hostile_cells(RIGHT)), str(course / "source" / "hostile" / "hostile.ipynb"))
@@ -172,7 +172,7 @@ def test_reference_victim_passes(tmp_path):
 
 def test_workers_cannot_read_each_others_cells(limits):
     """Two students graded at once: one worker cannot read the cell files of the other."""
-    from autograder.sandbox import WorkerProcess, _dumps, choose_isolation
+    from autograder.sandbox.process import WorkerProcess, _dumps, choose_isolation
     if choose_isolation("auto") != "namespace":
         pytest.skip("per-student uids need namespace isolation (grader running as root)")
     alice, mallory = WorkerProcess(limits, []), WorkerProcess(limits, [])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import nbformat
 
 from conftest import code_cell, make_notebook
-from autograder import nbgrader_run
-from autograder.release import out_of_sync
+from autograder.outputs import nbgrader_run
+from autograder.course.release import out_of_sync
 
 WARNS = ("def widen(x):\n"
          "    # asks for float64 with x64 off: JAX warns on stderr and returns float32\n"

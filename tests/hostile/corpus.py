@@ -94,9 +94,9 @@ ATTACKS = {
                                + WRONG, "integrity": True},
     "patch_autograder_check": {"cell": "from autograder import check\ncheck.assert_close = lambda *a, **k: None\n"
                                        "check.assert_jittable = lambda *a, **k: None\n" + WRONG, "integrity": True},
-    "patch_evidence_probe": {"cell": "import autograder.evidence as ev\nev.run_jit = lambda *a, **k: {'ok': True}\n"
+    "patch_evidence_probe": {"cell": "import autograder.checks.evidence as ev\nev.run_jit = lambda *a, **k: {'ok': True}\n"
                                      + WRONG, "integrity": True},
-    "patch_comparison_helper": {"cell": "import autograder.check as c\nc._compare_leaf = lambda *a, **k: None\n"
+    "patch_comparison_helper": {"cell": "import autograder.checks.check as c\nc._compare_leaf = lambda *a, **k: None\n"
                                         + WRONG, "integrity": True},
     "patch_array_class": {"cell": "import jax.numpy as jnp\ntype(jnp.zeros(1)).__eq__ = lambda s, o: True\n" + WRONG,
                           "integrity": True},
@@ -111,7 +111,7 @@ ATTACKS = {
                                            "    __hash__ = object.__hash__\n"
                                            "def victim(x):\n    return Anything()\n", "message": "type of"},
     "forge_reply_in_channel": {"cell": (
-        "import sys\nfrom autograder import wire\n"
+        "import sys\nfrom autograder.sandbox import wire\n"
         "def victim(x):\n"
         "    f = sys._getframe(1)\n"
         "    while f is not None and 'req' not in f.f_locals:\n"

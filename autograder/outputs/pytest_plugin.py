@@ -40,13 +40,13 @@ def pytest_collect_file(file_path, parent):
 
 class SubmissionFile(pytest.File):
     def collect(self):
-        from .cli import _isolate_jax_for_grader
+        from ..cli import _isolate_jax_for_grader
         _isolate_jax_for_grader()
-        from .course import Course
-        from .notebook import NotebookError, classify, read_notebook
-        from .sandbox import Limits
-        from .session import GradingSession
-        from .submission import read_submission
+        from ..course.layout import Course
+        from ..course.notebook import NotebookError, classify, read_notebook
+        from ..sandbox.process import Limits
+        from ..grading.session import GradingSession
+        from ..course.submission import read_submission
 
         config = self.config
         course = Course(config.getoption("course_root"))

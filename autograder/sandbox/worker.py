@@ -1,4 +1,4 @@
-"""The sandboxed process that runs a student's code (started by `sandbox.py`, driven by `session.py`).
+"""The sandboxed process that runs a student's code (started by `process.py`, driven by `grading/session.py`).
 
 Requests arrive on fd REQUEST_FD, replies leave on fd REPLY_FD (see `wire.py`); stdin is /dev/null
 and stdout/stderr go to capped files. The order of start-up matters:
@@ -90,7 +90,8 @@ class Worker:
             return
         import jax
         jax.config.update("jax_enable_compilation_cache", False)
-        from . import diagnose, evidence, integrity
+        from ..checks import diagnose, evidence
+        from . import integrity
         self.describe = diagnose.describe_exception
         self.probes = {name: getattr(evidence, name) for name in dir(evidence)
                        if callable(getattr(evidence, name)) and not name.startswith("_")}
@@ -98,7 +99,7 @@ class Worker:
 
     def _describe(self, exc):
         if self.describe is None:
-            from .diagnose import describe_exception
+            from ..checks.diagnose import describe_exception
             self.describe = describe_exception
         return self.describe(exc)
 

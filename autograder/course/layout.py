@@ -22,7 +22,7 @@ def default_course_root() -> Path:
     for d in (here, *here.parents):
         if (d / "nbgrader_config.py").exists() and (d / "source").is_dir():
             return d
-    return Path(__file__).resolve().parent.parent
+    return Path(__file__).resolve().parent.parent.parent
 
 
 @dataclass

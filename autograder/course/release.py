@@ -10,7 +10,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .course import Course
+from .layout import Course
 
 
 def venv_on_path():

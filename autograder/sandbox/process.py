@@ -140,7 +140,7 @@ class WorkerProcess:
                   "mode": self.isolation, "env": env, "fds": [req_r, rep_w]}
         self.uid = _next_uid() if self.isolation == "namespace" else os.getuid()
         config["uid"] = self.uid
-        stage2 = [sys.executable, "-m", "autograder.sandbox", json.dumps(config)]
+        stage2 = [sys.executable, "-m", "autograder.sandbox.process", json.dumps(config)]
         if self.isolation == "namespace":
             os.chmod(self.scratch, 0o755)
             os.chown(work, self.uid, self.uid)
@@ -302,7 +302,7 @@ def _is_within(path: str, ancestor: str) -> bool:
 def _python_roots() -> list[str]:
     """Directories the worker must reach: the interpreter, its libraries, this package."""
     roots = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
-             os.path.realpath(os.path.dirname(os.path.dirname(__file__))),
+             os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(__file__)))),
              os.path.realpath(os.path.dirname(sys.executable))}
     for p in sys.path:
         if p and os.path.isdir(p):
@@ -381,7 +381,7 @@ def stage2(config: dict):
     os.set_inheritable(3, True)  # dup2 onto the same number keeps close-on-exec
     os.set_inheritable(4, True)
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-    os.execve(sys.executable, [sys.executable, "-m", "autograder.worker"], config["env"])
+    os.execve(sys.executable, [sys.executable, "-m", "autograder.sandbox.worker"], config["env"])
 
 
 if __name__ == "__main__":

@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .course import Course
-from .release import venv_on_path
+from ..course.layout import Course
+from ..course.release import venv_on_path
 
 
 def prepare(course: Course, workdir: Path, assignment: str, submissions: dict[str, Path]) -> Path:

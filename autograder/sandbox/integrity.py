@@ -22,8 +22,8 @@ WATCHED_MODULES = (
     "builtins", "numpy", "numpy.testing", "numpy.linalg", "jax", "jax.numpy", "jax.lax",
     "jax.random", "jax.tree_util", "jax.nn", "jax.monitoring", "jax.extend.core", "jax._src.api",
     "jax._src.pjit", "jax._src.core", "jax._src.dispatch", "jax._src.array", "jax._src.config",
-    "autograder", "autograder.check", "autograder.evidence", "autograder.diagnose",
-    "autograder.wire", "autograder.integrity", "autograder.worker", "json", "os", "sys",
+    "autograder", "autograder.checks.check", "autograder.checks.evidence", "autograder.checks.diagnose",
+    "autograder.sandbox.wire", "autograder.sandbox.integrity", "autograder.sandbox.worker", "json", "os", "sys",
     "struct", "logging", "contextlib", "io",
 )
 _IGNORED = {"__builtins__", "__loader__", "__spec__", "__cached__", "__file__", "_", "__doc__"}

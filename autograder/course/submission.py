@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .course import Assignment
+from .layout import Assignment
 from .notebook import classify, nbgrader_meta, read_notebook
 
 

@@ -5,12 +5,12 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from .course import Course
-from .notebook import NotebookError, classify, read_notebook
+from ..course.layout import Course
+from ..course.notebook import NotebookError, classify, read_notebook
 from .results import NotebookResult, failed_notebook
-from .sandbox import Limits
+from ..sandbox.process import Limits
 from .session import GradingSession
-from .submission import read_submission
+from ..course.submission import read_submission
 
 
 def grade_notebook(path, course: Course | None = None, assignment: str | None = None,

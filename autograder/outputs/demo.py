@@ -35,13 +35,14 @@ def build_submission(release_nb: Path, source_nb: Path, own: dict[str, str]) -> 
 
 
 def main() -> int:
-    from .cli import _isolate_jax_for_grader
+    from ..cli import _isolate_jax_for_grader
     _isolate_jax_for_grader()
     os.environ.setdefault("JAX_COURSE_CELL_TIMEOUT", "10")
-    from .course import Course
-    from .grade import grade_many
-    from . import nbgrader_run, release
-    from .sandbox import Limits
+    from ..course.layout import Course
+    from ..grading.grade import grade_many
+    from . import nbgrader_run
+    from ..course import release
+    from ..sandbox.process import Limits
 
     console = Console(width=None if sys.stdout.isatty() else 160)
     course = Course()

@@ -1,12 +1,12 @@
 """The grading core shared by the CLI and the pytest plugin.
 
 A `GradingSession` grades one submission of one assignment:
-- the **worker** (sandboxed, see `sandbox.py`) runs the source's setup cells, then the student's
+- the **worker** (sandboxed, see `sandbox/process.py`) runs the source's setup cells, then the student's
   solution cells, in notebook order;
 - the **grader** (this process) runs the source's setup cells and then each graded test cell from
   `source/`, never from the submission. Student functions appear in the test cells' namespace as
   `RemoteObject` proxies: calling one sends the arguments to the worker and brings plain data back
-  (`wire.py`); `check.*` sends its probes to the worker and takes the verdict here.
+  (`sandbox/wire.py`); `check.*` sends its probes to the worker and takes the verdict here.
 
 A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
 is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
@@ -19,11 +19,11 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from . import check as check_module
-from .course import Assignment
-from .notebook import Cell
+from ..checks import check as check_module
+from ..course.layout import Assignment
+from ..course.notebook import Cell
 from .results import CheckResult, ExerciseResult, NotebookResult
-from .sandbox import ForgedReply, Limits, WorkerDied, WorkerProcess
+from ..sandbox.process import ForgedReply, Limits, WorkerDied, WorkerProcess
 
 
 class StudentCodeError(Exception):
@@ -187,7 +187,7 @@ class GradingSession:
         return reply
 
     def call(self, obj: RemoteObject, args, kwargs):
-        from .sandbox import _dumps
+        from ..sandbox.process import _dumps
         reply = self._roundtrip(obj, {"op": "call", "target": obj.__autograder_ref__,
                                       "args": _dumps((args, kwargs))})
         if not reply["ok"]:
@@ -195,9 +195,9 @@ class GradingSession:
         return reply["value"]
 
     def run_probe(self, probe, obj: RemoteObject, args, kwargs):
-        from .sandbox import _dumps
+        from ..sandbox.process import _dumps
         req = {"op": "probe", "target": obj.__autograder_ref__, "args": _dumps((args, kwargs))}
-        if getattr(probe, "__module__", "") == "autograder.evidence":
+        if getattr(probe, "__module__", "") == "autograder.checks.evidence":
             req["probe"] = probe.__name__
         else:
             req["probe_pickle"] = _dumps(probe)
