@@ -3,6 +3,7 @@
     autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
     autograder check NOTEBOOK                 (students: the notebook's visible tests only)
     autograder student-kit --out DIR          (instructors: what students get)
+    autograder selftest [--assignment A]      (lab admins: expected verdicts on this machine's JAX)
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -42,6 +43,11 @@ def _parser():
                                            "library, pinned requirements, a README")
     k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")
     k.add_argument("--course-root", type=Path)
+    st = sub.add_parser("selftest", help="grade reference solutions and known-wrong submissions on "
+                                         "this machine's JAX backend and compare with the expected verdicts")
+    st.add_argument("--assignment", action="append", help="only this assignment (repeatable)")
+    st.add_argument("--course-root", type=Path)
+    st.add_argument("--jobs", type=int, default=None, help="notebooks graded in parallel")
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
@@ -64,6 +70,9 @@ def main(argv=None) -> int:
         from .outputs.student_kit import main as kit_main
         return kit_main(args.out, args.course_root)
     _isolate_jax_for_grader()
+    if args.command == "selftest":
+        from .outputs.selftest import main as selftest_main
+        return selftest_main(args.assignment, args.course_root, args.jobs)
     if args.command == "check":
         return _check(args)
     from .course.layout import Course
