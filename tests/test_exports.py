@@ -80,6 +80,11 @@ def assert_no_hidden_source(results, assignment: str = ASSIGNMENT):
     assert visibility.hidden_delimiter() not in text
 
 
+def test_the_hidden_delimiter_is_nbgraders():
+    from nbgrader.preprocessors import ClearHiddenTests
+    assert visibility.hidden_delimiter() == ClearHiddenTests.begin_test_delimeter.default_value
+
+
 def test_the_leak_check_catches_a_leak():
     line = sorted(hidden_source_lines(ASSIGNMENT))[0]
     with pytest.raises(AssertionError):
@@ -190,23 +195,26 @@ def test_package_holds_hidden_tests_but_no_solutions(gradescope_zip):
 
 
 @pytest.fixture(scope="module")
-def graded_on_gradescope(installed_root, tmp_path_factory):
+def graded_on_gradescope(installed_root, open_tmp, tmp_path_factory):
     """Reference, release and every round of known-wrong submissions, two containers at a time,
-    plus the CLI's grading of the same notebooks."""
+    with the isolation Gradescope's containers allow (`process`: the grading child drops to a uid of
+    its own), plus the CLI's grading of some of the same notebooks."""
+    if not _unprivileged_can_run(str(installed_root / "venv" / "bin" / "python")):
+        pytest.skip("no Python interpreter here that an unprivileged uid may run")
     cases = load_cases(ASSIGNMENT)
     subs, rounds = selftest.submissions(COURSE, ASSIGNMENT, cases)
     subs["release"] = submission_from_source(COURSE, ASSIGNMENT, base="release")
-    work = tmp_path_factory.mktemp("gs-runs")
+    work = open_tmp / "runs"
 
     def one(name):
-        return name, run_gradescope(installed_root, work / name, subs[name])
+        return name, run_gradescope(installed_root, work / name, subs[name], {"limits": {"isolation": "process"}})
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         runs = dict(pool.map(one, subs))
     compared = [selftest.REFERENCE, "release", "round0"]   # the CLI grades a few of them again
     paths = []
     for name in compared:
-        path = work / "cli" / name / f"{ASSIGNMENT}.ipynb"
+        path = tmp_path_factory.mktemp("cli") / name / f"{ASSIGNMENT}.ipynb"
         path.parent.mkdir(parents=True)
         nbformat.write(subs[name], str(path))
         paths.append(path)
@@ -221,6 +229,7 @@ def test_gradescope_results_match_the_cli_and_the_expected_verdicts(graded_on_gr
     exercise_of = {c.grade_id: c.exercise for c in cells}
     for name, (results, seconds) in runs.items():
         tests = validate_gradescope(results, cells)
+        assert results["extra_data"]["isolation"] == "process"
         if name in cli:
             assert results["score"] == cli[name]["score"], name       # tests' total == the CLI's score
             assert {n: t["score"] for n, t in tests.items()} == \
@@ -367,6 +376,8 @@ def _forge_results():
         pass
 _forge_results()
 def {victim}(*args, **kwargs):
+    with open("/proc/self/oom_score_adj") as _fh:   # the kernel's first choice when memory runs out?
+        _stolen.append("oom_score_adj=" + _fh.read().strip())
     raise ValueError(" ; ".join(_stolen))
 '''
     daemon_then_hang = f'''
@@ -409,6 +420,7 @@ def test_hostile_submission_costs_only_its_exercises_and_leaks_nothing(hostile_r
     assert_no_hidden_source(results)
     victim_text = " ".join(tests[c.grade_id]["output"] for c in spec.test_cells if c.exercise == victim)
     assert "PermissionError" in victim_text                     # it tried, and was refused
+    assert "oom_score_adj=500" in victim_text                   # out of memory, the worker goes first
 
 
 def test_hostile_submission_leaves_no_process_behind(hostile_run):
@@ -561,3 +573,22 @@ def test_prairielearn_entry_point_answers_without_the_grader(question, tmp_path)
         pytest.skip("this system Python has the grader installed")
     results, code = run_prairielearn(question, tmp_path / "job", "{}", python=python)
     assert code == 0 and results["gradable"] is False and "no grader installed" in results["message"]
+
+
+# ------------------------------------------------------------------ the time budget
+def test_an_exercise_that_hangs_uses_up_only_its_own_share(toy_course, limits):
+    """double's calls hang: its first check waits for what is left of its share (not the usual
+    timeout), its second is not run; triple keeps full marks."""
+    import dataclasses
+    from autograder.outputs.timebox import grade_timeboxed
+    spec = toy_course.assignment("toy")
+    solutions = {c.exercise: c.source for c in spec.solution_cells}
+    solutions["double"] = "def double(x):\n    while True:\n        pass\n"
+    started = time.monotonic()
+    result = grade_timeboxed(spec, solutions, dataclasses.replace(limits, check_timeout=60.0), share_s=5.0)
+    seconds = time.monotonic() - started
+    checks = {c.name: c for e in result.exercises.values() for c in e.checks}
+    assert "timed out after 5 s" in checks["double_correctness"].message
+    assert "not run: `double` used its share of the grading time (5 s)" in checks["double_jit"].message
+    assert checks["triple_correctness"].passed and result.score == 1.0
+    assert seconds < 60

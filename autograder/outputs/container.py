@@ -106,14 +106,11 @@ def run(job: Job) -> Outcome:
     if uid is not None:
         for p in material:
             _root_only(p)
-    from .timebox import share_for
     payload = {"assignment": spec.name, "path": str(spec.path),
                "cells": [dataclasses.asdict(c) for c in spec.cells],
                "solutions": sub.solutions, "errors": sub.errors, "notebook": Path(path).name,
                "limits": dataclasses.asdict(job.limits), "hide": [str(p) for p in material],
-               "share_s": share_for(job.deadline_s - (time.monotonic() - started), len(spec.exercises),
-                                    job.limits),
-               "sweep": uid is not None}
+               "budget_s": job.deadline_s - (time.monotonic() - started), "sweep": uid is not None}
     streamed, done, stopped = _supervise(payload, uid, job.deadline_s - (time.monotonic() - started))
     outcome.stopped = stopped
     if done is not None:
@@ -173,8 +170,12 @@ def _supervise(payload: dict, uid: int | None, budget_s: float):
         for p in (home, home / "tmp"):
             p.chmod(0o755)
     kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
-    child = subprocess.Popen([sys.executable, "-I", "-m", __name__, "--child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, cwd="/", env=env, start_new_session=True, **kwargs)
+    try:
+        child = subprocess.Popen([sys.executable, "-I", "-m", __name__, "--child"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, cwd="/", env=env, start_new_session=True, **kwargs)
+    except PermissionError:
+        raise RuntimeError(f"the grading child (uid {uid}) may not run {sys.executable}: install the "
+                           f"grader's Python where every user can read it (/usr/bin, /autograder/venv)") from None
     streamed, done, stopped = [], None, ""
     try:
         child.stdin.write(json.dumps(payload).encode())
@@ -243,6 +244,15 @@ def _stop(child: subprocess.Popen, uid: int | None):
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
+
+
+def _descendants_of(pid: int) -> list[int]:
+    out, todo = [], _children_of(pid)
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(_children_of(p))
+    return out
 
 
 def _children_of(ppid: int) -> list[int]:
@@ -319,6 +329,15 @@ def _child_main() -> int:
               "integrity": sorted(ex for ex, st in session.exercises.items() if st.integrity),
               "backend": session.backend, "isolation": session.isolation})
 
+    def expendable(worker):
+        # under the container's memory limit the kernel kills the biggest process by its score:
+        # let that be the student's worker (one exercise lost), not the grader (the rest lost)
+        for pid in [worker.proc.pid, *_descendants_of(worker.proc.pid)]:
+            try:
+                Path(f"/proc/{pid}/oom_score_adj").write_text("500")
+            except OSError:
+                pass
+
     def sweep():
         # every other process of this uid is the student's (the worker was just discarded)
         try:
@@ -326,9 +345,11 @@ def _child_main() -> int:
         except ProcessLookupError:
             pass
 
-    from .timebox import grade_timeboxed
-    result = grade_timeboxed(spec, job["solutions"], limits, job["share_s"], hide=job["hide"],
-                             on_check=on_check, after_worker_lost=sweep if job["sweep"] else None)
+    from .timebox import grade_timeboxed, share_for   # (here: JAX stays out of the supervisor)
+    share = share_for(job["budget_s"], len(spec.exercises), limits)
+    result = grade_timeboxed(spec, job["solutions"], limits, share, hide=job["hide"],
+                             on_check=on_check, after_worker_lost=sweep if job["sweep"] else None,
+                             after_worker_start=expendable)
     result.errors = job["errors"] + result.errors
     result.notebook = job["notebook"]
     emit({"event": "done", "result": result.to_json(),

@@ -36,14 +36,16 @@ def share_for(deadline_s: float, exercises: int, limits: Limits, startup_s: floa
 
 
 def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: Limits, share_s: float,
-                    hide: list[str] | None = None, on_check=None, after_worker_lost=None) -> NotebookResult:
+                    hide: list[str] | None = None, on_check=None, after_worker_lost=None,
+                    after_worker_start=None) -> NotebookResult:
     """Grade like `GradingSession.grade`, within each exercise's share of the time.
 
     `on_check(check_result, session)` is called as soon as each check is decided (containers stream
     the verdicts, so that a grader stopped at the deadline still leaves them behind).
     `after_worker_lost()` is called whenever no worker is alive after a crash, a hang or a failed
     start: a container whose student code runs under a uid of its own kills that uid's leftovers
-    (processes that left the worker's session), so that they cannot starve the next worker."""
+    (processes that left the worker's session), so that they cannot starve the next worker.
+    `after_worker_start(worker)` is called with each worker that grading goes on with."""
     started = time.perf_counter()
     session = GradingSession(assignment, solutions, limits, hide=hide)
     spent: dict[str, float] = defaultdict(float)
@@ -66,6 +68,8 @@ def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: L
                         if attempt == 2 or not after_worker_lost:
                             grader_error = f"[grader] {exc}"
                             break
+                if session.worker is not None and after_worker_start:
+                    after_worker_start(session.worker)
                 newly = set(session.excluded) - before
                 for culprit in newly or ([last_breaker] if last_breaker else []):
                     spent[culprit] += (time.perf_counter() - t0) / max(1, len(newly))

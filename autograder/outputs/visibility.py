@@ -24,10 +24,14 @@ from ..course.notebook import Cell
 _reached: set[str] = set()
 
 
+# nbgrader's begin-hidden-tests delimiter (ClearHiddenTests.begin_test_delimeter, which a test
+# compares with nbgrader's): a constant, because importing nbgrader costs a grading container's
+# supervisor ~65 MB of its memory limit.
+HIDDEN_DELIMITER = "BEGIN HIDDEN TESTS"
+
+
 def hidden_delimiter() -> str:
-    """nbgrader's own begin-hidden-tests delimiter (what `generate_assignment` strips)."""
-    from nbgrader.preprocessors import ClearHiddenTests
-    return ClearHiddenTests.begin_test_delimeter.default_value
+    return HIDDEN_DELIMITER
 
 
 def hidden_line(source: str) -> int | None:
