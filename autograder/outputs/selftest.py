@@ -223,6 +223,11 @@ def check_assignment(course: Course, assignment: str, limits=None, jobs: int | N
         info = probe_devices(course, assignment)
         out.backend, out.device_kind, out.devices = info["backend"], info["kind"], info["count"]
         out.jax = info["jax"]
+        if jobs is None and out.backend != "cpu":
+            # every worker's JAX takes 75% of each accelerator's memory when it starts (its
+            # preallocation; the worker's scrubbed environment does not pass XLA_PYTHON_CLIENT_*),
+            # so two workers at once cannot share one: grade the notebooks one after another
+            jobs = 1
         cases = load_cases(course, assignment)
         subs, rounds = submissions(course, assignment, cases)
         with tempfile.TemporaryDirectory(prefix="jaxcourse-selftest-", dir=workdir) as tmp:
