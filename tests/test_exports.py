@@ -188,10 +188,12 @@ def test_package_holds_hidden_tests_but_no_solutions(gradescope_zip):
         assert zf.getinfo("run_autograder").external_attr >> 16 & 0o111
         material = zf.read(f"course/source/{ASSIGNMENT}/{ASSIGNMENT}.ipynb").decode()
         requirements = zf.read("requirements.txt").decode()
+        readme = zf.read("README.md").decode()
     assert bundle.solution_leaks(gradescope_zip, COURSE, ASSIGNMENT) == []
     assert bundle.solution_leaks(COURSE.source / ASSIGNMENT, COURSE, ASSIGNMENT)   # the check can fail
     assert any(line in material for line in hidden_source_lines(ASSIGNMENT))      # the grader needs them
     assert all("==" in line for line in requirements.splitlines() if not line.startswith("#"))
+    assert "at least 1 GB of memory" in readme        # 04_pytrees_mlp peaks over the default 768 MB
 
 
 @pytest.fixture(scope="module")

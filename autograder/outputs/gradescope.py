@@ -85,7 +85,10 @@ assignment's autograder (Ubuntu 22.04 base image). Students submit `{assignment}
 - `course/` holds the assignment's hidden tests (never its solutions): Gradescope does not show
   /autograder/source to students, and the grader keeps it from their code while it runs.
 
-Container settings: see "Grading on Gradescope" in the course README (memory and CPU).
+Container settings: give it at least 1 GB of memory. Grading holds two JAX processes (the grader's
+and the student's) and peaks near 780 MB on the course's largest assignment, over Gradescope's
+default 768 MB; the default CPU (0.5) is enough. The course README ("Gradescope and PrairieLearn")
+has the measurements.
 '''
 
 
