@@ -157,7 +157,10 @@ def test_student_check_agrees_with_the_grader_on_visible_tests(graded, limits, a
     that fails its visible part fails at grading with the same message."""
     from concurrent.futures import ThreadPoolExecutor
     from autograder.grading.visible import check_notebook
-    cli, _, _ = graded(assignment)
+    cli, _, rounds = graded(assignment)
+    cases = load_cases(assignment)
+    # a case whose values come from an unseeded generator fails both runs, with different numbers
+    varies = {(rounds[n], t) for n, c in cases.items() if c.get("varies_between_runs") for t in c["fails"]}
     hidden = {c.grade_id for c in COURSE.assignment(assignment).test_cells if "BEGIN HIDDEN TESTS" in c.source}
     students = list(PATHS[assignment])
     with ThreadPoolExecutor(2) as pool:
@@ -170,11 +173,14 @@ def test_student_check_agrees_with_the_grader_on_visible_tests(graded, limits, a
         for name, c in mine.items():
             g = grader[name]
             if name not in hidden or not c["passed"]:
-                assert (c["passed"], c["points"], _same_run(c["message"])) == \
-                    (g["passed"], g["points"], _same_run(g["message"])), (student, name, c["message"][:300])
+                cut = (lambda m: m.split(" failed:")[0]) if (student, name) in varies else (lambda m: m)
+                assert (c["passed"], c["points"], cut(_same_run(c["message"]))) == \
+                    (g["passed"], g["points"], cut(_same_run(g["message"]))), (student, name, c["message"][:300])
 
 
 def _same_run(message: str) -> str:
-    """A message without what differs between two runs: the worker's scratch folder."""
+    """A message without what differs between two runs: the worker's scratch folder, and the
+    Python object ids that JAX's tracer errors quote."""
     import re
-    return re.sub(r"/tmp/jaxcourse-worker-\S*", "", message)
+    message = re.sub(r"/tmp/jaxcourse-worker-\S*", "", message)
+    return re.sub(r"object id \d+", "object id N", message)
