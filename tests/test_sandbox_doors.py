@@ -85,7 +85,8 @@ class Listener:
 
 def network_attacks(listener: Listener) -> dict:
     # Each victim is right only when its connection worked: a mark for it is a door left open.
-    tail = "    return 2.0 * x if ok else x + 1.0\n"
+    # (the wrong branch is not jittable either, as the corpus's WRONG: no point at all for it)
+    tail = "    return 2.0 * x if ok else (x + 1.0 if x.sum() > -1 else x)\n"
     return {
         "tcp_to_localhost": {"cell": (
             "import socket\ndef victim(x):\n    try:\n"
@@ -202,7 +203,8 @@ def test_disk_budget_is_the_cli_option(tmp_path):
     proc = subprocess.run(cli(course, sub, out, "--disk-mb", "64"), capture_output=True, text=True,
                           timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert scores(json.loads(out.read_text())[0])["victim"] == 3.0
+    result = json.loads(out.read_text())  # one notebook: one result object
+    assert scores(result)["victim"] == 3.0, messages(result)
 
 
 # ---------------------------------------------------------------- nothing outlives the grader
@@ -252,8 +254,10 @@ def test_nothing_outlives_a_killed_grader(tmp_path, mode, signum):
         pytest.skip(f"{mode} isolation is not available on this machine")
     token = "jc" + secrets.token_hex(6)  # 14 characters: fits a process name
     course, sub, out = write_assignment(tmp_path, HANG.format(token=token))
+    scratch = tmp_path / "tmp"  # the killed grader cannot remove its scratch folders: keep them here
+    scratch.mkdir()
     grader = subprocess.Popen(cli(course, sub, out, "--isolation", mode), stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
+                              stderr=subprocess.DEVNULL, env={**os.environ, "TMPDIR": str(scratch)})
     try:
         # the student's function is hanging, and its detached grandchild is running
         assert wait_for(lambda: len(processes_named(token)) >= 2, 120), \
