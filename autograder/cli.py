@@ -32,6 +32,8 @@ def _parser():
     g.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
     g.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
     g.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
+    g.add_argument("--disk-mb", type=int, default=256,
+                   help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
     g.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
@@ -105,7 +107,8 @@ def main(argv=None) -> int:
         print(f"autograder: error: no source/ under {course.root}: {STUDENT_KIT_NOTE}", file=sys.stderr)
         return 2
     limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
-                    memory_mb=args.memory_mb, output_bytes=args.output_bytes, isolation=args.isolation)
+                    memory_mb=args.memory_mb, output_bytes=args.output_bytes, disk_mb=args.disk_mb,
+                    isolation=args.isolation)
     out_path = args.json_out.resolve()
     results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
                          extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])

@@ -231,7 +231,7 @@ def test_gradescope_results_match_the_cli_and_the_expected_verdicts(graded_on_gr
     exercise_of = {c.grade_id: c.exercise for c in cells}
     for name, (results, seconds) in runs.items():
         tests = validate_gradescope(results, cells)
-        assert results["extra_data"]["isolation"] == "process"
+        assert results["extra_data"]["isolation"] == "process-network-open"  # and says so
         if name in cli:
             assert results["score"] == cli[name]["score"], name       # tests' total == the CLI's score
             assert {n: t["score"] for n, t in tests.items()} == \
@@ -418,7 +418,7 @@ def test_hostile_submission_costs_only_its_exercises_and_leaks_nothing(hostile_r
         else:
             assert t["score"] == t["max_score"] > 0, t           # bystanders keep full marks
     assert any("timed out" in tests[c.grade_id]["output"] for c in spec.test_cells if c.exercise == hang)
-    assert results["extra_data"]["isolation"] == "process"
+    assert results["extra_data"]["isolation"] == "process-network-open"  # and says so
     assert_no_hidden_source(results)
     victim_text = " ".join(tests[c.grade_id]["output"] for c in spec.test_cells if c.exercise == victim)
     assert "PermissionError" in victim_text                     # it tried, and was refused

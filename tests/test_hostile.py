@@ -6,6 +6,7 @@ student process is left running, and the gradebook is unchanged.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -35,6 +36,28 @@ def hostile_cells(victim_source: str):
     return cells
 
 
+def run_marker(root) -> str:
+    """A process name (at most 15 characters) unique to one corpus run: its student processes
+    take it, so that the test finds them without matching anyone else's."""
+    return "jc" + hashlib.sha1(str(root).encode()).hexdigest()[:12]
+
+
+def processes_named(name: str, or_cmdline: str | None = None) -> list[str]:
+    """Live processes with a thread named `name`, or whose command line holds `or_cmdline`."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            names = {open(f"/proc/{pid}/task/{tid}/comm").read().strip()
+                     for tid in os.listdir(f"/proc/{pid}/task")}
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                cmdline = fh.read().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if name in names or (or_cmdline is not None and or_cmdline in cmdline):
+            found.append(f"{pid}: {cmdline[:160]}")
+    return found
+
+
 def run_corpus(root, attacks, isolation="auto"):
     """Write one submission per attack (plus a non-JSON file) and grade them in one CLI call."""
     course = root / "course"
@@ -47,8 +70,8 @@ def run_corpus(root, attacks, isolation="auto"):
     subs = root / "subs"
     paths = []
     for name, attack in attacks.items():
-        cell = attack["cell"].format(source=str(source), gradebook=str(gradebook)) \
-            if "{" in attack["cell"] and ("{source" in attack["cell"] or "{gradebook" in attack["cell"]) \
+        cell = attack["cell"].format(source=str(source), gradebook=str(gradebook), marker=run_marker(root)) \
+            if any(f"{{{key}" in attack["cell"] for key in ("source", "gradebook", "marker")) \
             else attack["cell"]
         nb = make_notebook(hostile_cells(cell))
         if "notebook" in attack:
@@ -144,8 +167,11 @@ def assert_verdict(run, attack):
 
 
 def test_no_student_process_survives(hostile_run):
-    out = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "autograder.sandbox.worker" not in out
+    """The forked children of `fork_children_left_running` carry this run's name, and the
+    sandbox's own processes (unshare, supervisor) this run's folder in their command line."""
+    _, _, gradebook = hostile_run
+    root = gradebook.parent.parent
+    assert processes_named(run_marker(root), or_cmdline=str(root)) == []
 
 
 def test_gradebook_untouched(hostile_run):
@@ -171,21 +197,25 @@ def test_reference_victim_passes(tmp_path):
 
 
 def test_workers_cannot_read_each_others_cells(limits):
-    """Two students graded at once: one worker cannot read the cell files of the other."""
+    """Two students graded at once: one worker cannot find the cell files of the other. Each keeps
+    them on its own private disk (a tmpfs only its namespace sees), not on the host's /tmp."""
+    import tempfile
+
     from autograder.sandbox.process import WorkerProcess, _dumps, choose_isolation
-    if choose_isolation("auto") != "namespace":
-        pytest.skip("per-student uids need namespace isolation (grader running as root)")
+    if choose_isolation("auto") == "process":
+        pytest.skip("private disks need namespace or userns isolation")
+    search = ("import glob\ndef find():\n    found = []\n"
+              f"    for top in ('/tmp', '/var/tmp', '/dev/shm', {tempfile.gettempdir()!r}):\n"
+              "        found += glob.glob(top + '/**/secret*.py', recursive=True)\n    return found\n")
     alice, mallory = WorkerProcess(limits, []), WorkerProcess(limits, [])
     try:
+        for worker in (alice, mallory):
+            worker.request({"op": "exec", "grade_id": "search", "source": search}, 60, None)
         alice.request({"op": "exec", "grade_id": "secret", "source": "answer = 42\n"}, 60, None)
-        path = os.path.join(alice.scratch, "work", "secret.py")
-        spy = (f"def steal():\n    try:\n        return open({path!r}).read()\n"
-               f"    except Exception as exc:\n        return type(exc).__name__\n")
-        mallory.request({"op": "exec", "grade_id": "spy", "source": spy}, 60, None)
-        reply = mallory.request({"op": "call", "target": ("name", "steal"), "args": _dumps(((), {}))},
-                                60, None)
-        assert os.path.exists(path)
-        assert reply["value"] == "PermissionError"
+        find = {"op": "call", "target": ("name", "find"), "args": _dumps(((), {}))}
+        assert "/tmp/work/secret.py" in alice.request(find, 60, None)["value"]  # she sees hers
+        assert mallory.request(find, 60, None)["value"] == []
+        assert not any("secret" in f for _, _, files in os.walk(alice.scratch) for f in files)
     finally:
         alice.close()
         mallory.close()

@@ -94,7 +94,7 @@ class GradingSession:
             self.generation += 1
             worker = WorkerProcess(self.limits, self.hide)
             self.worker = worker
-            self.isolation = worker.isolation
+            self.isolation = worker.label
             try:
                 for cell in self.assignment.setup_cells:
                     reply = self._request({"op": "exec", "grade_id": cell.grade_id, "source": cell.source,

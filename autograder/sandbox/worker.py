@@ -6,7 +6,8 @@ and stdout/stderr go to capped files. The order of start-up matters:
   2. import the probes and take the integrity snapshot (references bound before student code);
   3. only then execute student cells and answer calls and probes.
 Each reply carries the integrity violations seen so far, so tampering is attributed to the cell or
-call that caused it.
+call that caused it. A request that leaves the disk full gets no reply: the worker exits with
+DISK_FULL_EXIT, so the grader charges that request (a cell or a call) and starts afresh.
 """
 from __future__ import annotations
 
@@ -18,9 +19,14 @@ import time
 import types
 
 from . import wire
+from .process import DISK_FULL_EXIT
 
 REQUEST_FD = 3
 REPLY_FD = 4
+# "Full": less than this many bytes, or files, left. Writes that hit ENOSPC leave less than a page.
+DISK_FULL_BYTES = 1 << 20
+DISK_FULL_FILES = 4
+_exit = os._exit  # bound before student code runs
 
 
 class Worker:
@@ -40,10 +46,16 @@ class Worker:
 
     # -- helpers -------------------------------------------------------------
     def _cell_file(self, grade_id: str, source: str) -> str:
+        """Write the cell to a file named after it, so tracebacks show its lines; when the disk
+        cannot take it, keep the source in linecache under the same name instead."""
         safe = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in grade_id) or "cell"
         path = os.path.join(self.scratch, f"{safe}.py")
-        with open(path, "w") as fh:
-            fh.write(source)
+        try:
+            with open(path, "w") as fh:
+                fh.write(source)
+        except OSError:
+            import linecache
+            linecache.cache[path] = (len(source), None, source.splitlines(True), path)
         return path
 
     def _resolve(self, target):
@@ -140,6 +152,8 @@ class Worker:
                 reply = ops[req["op"]](req)
             except BaseException as exc:
                 reply = {"ok": False, "error": self._describe(exc)}
+            if _disk_full(self.scratch):
+                _exit(DISK_FULL_EXIT)
             reply["nonce"] = req.get("nonce")
             reply["seconds"] = round(time.perf_counter() - started, 4)
             reply["violations"] = self._violations()
@@ -155,6 +169,14 @@ class Worker:
                 except Exception:  # e.g. the output cap was reached: nothing more is printed
                     pass
             wire.write_frame(REPLY_FD, payload)
+
+
+def _disk_full(path: str, _statvfs=os.statvfs) -> bool:
+    try:
+        st = _statvfs(path)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < DISK_FULL_BYTES or (st.f_files > 0 and st.f_favail < DISK_FULL_FILES)
 
 
 def _block_until_ready(value):

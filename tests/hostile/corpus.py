@@ -5,7 +5,8 @@ test_hostile.py). The victim's honest answer would be wrong (and not jittable), 
 earns is a false point. The two bystander exercises are solved correctly and must keep full marks.
 
 Keys:
-  cell        the victim's solution cell; `{source}`, `{gradebook}` are filled in by the test
+  cell        the victim's solution cell; `{source}`, `{gradebook}` and `{marker}` (a process name
+              unique to the test run) are filled in by the test
   victim      points the victim must get (default 0: no false points)
   message     text that must appear in a victim check's message (how the attack was stopped)
   integrity   True when the victim must carry a failed `integrity` check
@@ -74,7 +75,8 @@ ATTACKS = {
                                         "        hog.append(bytearray(2**26))\n", "message": "MemoryError"},
     "jax_memory_bomb": {"cell": "import jax.numpy as jnp\ndef victim(x):\n"
                                 "    return jnp.ones((1 << 36,), jnp.float32) * x.sum()\n"},
-    "fork_children_left_running": {"cell": "import os, time\nfor _ in range(30):\n    if os.fork() == 0:\n"
+    "fork_children_left_running": {"cell": "import ctypes, os, time\nfor _ in range(30):\n    if os.fork() == 0:\n"
+                                           "        ctypes.CDLL(None).prctl(15, {marker!r}.encode(), 0, 0, 0)\n"
                                            "        time.sleep(300)\n        os._exit(0)\n" + RIGHT,
                                    "integrity": True},
     "fork_bomb": {"cell": "import os\ndef victim(x):\n    while True:\n        try:\n            os.fork()\n"
