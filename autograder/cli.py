@@ -1,6 +1,8 @@
 """`autograder` command line: grade notebooks into the JSON of ../shared/COURSE_SPEC.md.
 
     autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
+    autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
+    autograder feedback ASSIGNMENT / autograder report ASSIGNMENT
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -33,6 +35,8 @@ def _parser():
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
+    from .outputs.instructor_cli import add_subcommands
+    add_subcommands(sub)
     return ap
 
 
@@ -49,6 +53,9 @@ def main(argv=None) -> int:
         from .course.release import main as release_main
         return release_main(args.course_root, check_only=args.check)
     _isolate_jax_for_grader()
+    if args.command in ("autograde", "feedback", "report"):
+        from .outputs.instructor_cli import run
+        return run(args)
     from .course.layout import Course
     from .grading.grade import grade_many
     from .outputs.report import print_table
