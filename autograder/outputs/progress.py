@@ -98,6 +98,7 @@ class BatchProgress:
         self.console.print(line, markup=False, highlight=False, soft_wrap=True)
         if interrupted:
             self.console.print("interrupted: every student listed above is committed to the gradebook; "
-                               "run the same command again to grade the rest", markup=False, highlight=False)
+                               "run the same command again to grade the rest", markup=False, highlight=False,
+                               soft_wrap=True)
         for error in t.errors:
             print(f"autograder: error: {error}", file=sys.stderr)
