@@ -56,7 +56,10 @@ def test_a_hostile_batch_changes_no_other_row(toy_class):
 
 
 def test_same_rows_as_nbgrader_autograde_on_honest_submissions(toy_class, tmp_path):
+    from autograder.course import Course
+    from autograder.course.release import build
     root, _, _ = toy_class
+    release = build(Course(root), tmp_path / "release", ["toy"])[0]
     copies = {}
     for name in ("ours", "theirs"):
         work = copy_course(root, tmp_path / name)
@@ -65,6 +68,8 @@ def test_same_rows_as_nbgrader_autograde_on_honest_submissions(toy_class, tmp_pa
                 shutil.rmtree(work / "submitted" / student)
         # a submission time, so nbgrader's timestamp handling is compared too
         (work / "submitted" / "ada" / "toy" / "timestamp.txt").write_text("2031-01-02 03:04:05.000000 UTC")
+        # the release untouched: zero points, and "No response." on its solution cells
+        submit(work, "toy", "blank", nbformat.read(str(release), as_version=4))
         copies[name] = work
     assert run_autograde(copies["ours"], "toy", "--jobs", "2").returncode == 0
     assert run_nbgrader(copies["theirs"], "generate_assignment", "toy", "--force", "--create").returncode == 0
@@ -72,7 +77,9 @@ def test_same_rows_as_nbgrader_autograde_on_honest_submissions(toy_class, tmp_pa
     assert r.returncode == 0, r.stderr[-3000:]
     theirs = dump_gradebook(sqlite_url(copies["theirs"]))
     assert dump_gradebook(sqlite_url(copies["ours"])) == theirs
-    assert points(theirs) == {s: EXPECTED[s] for s in HONEST}
+    assert points(theirs) == {**{s: EXPECTED[s] for s in HONEST},
+                              "blank": {"double_correctness": 0.0, "double_jit": 0.0, "triple_correctness": 0.0}}
+    assert theirs["toy/blank/toy"]["comments"]["double"] == ("No response.", None)
     assert theirs["toy/ada/toy"]["timestamp"].startswith("2031-01-02")
 
 
@@ -300,3 +307,20 @@ def test_progress_bar_on_a_terminal(honest_class):
     assert proc.returncode == 0, screen
     assert "━" in screen and "students," in screen and "left" in screen        # the rich bar
     assert "s0: 4/4" in screen and "graded 2" in screen                       # lines and summary
+
+
+def test_a_student_being_graded_elsewhere_is_left_alone(honest_class, tmp_path):
+    """Never the same student twice at once: a run finding s0's folder locked by another run leaves
+    s0 to it (and its rows as they are) and grades the others."""
+    import fcntl
+    src, uninterrupted = honest_class
+    root = copy_course(src, tmp_path / "course")
+    fd = os.open(root / "submitted" / "s0" / "toy", os.O_RDONLY)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        r = run_autograde(root, "toy", "--student", "s0", "--student", "s1")
+    finally:
+        os.close(fd)
+    assert r.returncode == 0, r.stderr
+    assert "s0: being graded by another autograde run" in r.stdout and "s1: 2/4" in r.stdout
+    assert set(dump_gradebook(sqlite_url(root))) == {"toy/s1/toy"}

@@ -61,6 +61,8 @@ def run(args) -> int:
 def _autograde(ncourse, args) -> int:
     from ..sandbox.process import Limits
     from .autograde import Options, autograde
+    if args.jobs is not None and args.jobs < 1:
+        return _error(f"--jobs must be at least 1 (got {args.jobs})")
     cell = args.cell_timeout or ncourse.cell_timeout
     limits = Limits(cell_timeout=cell, check_timeout=args.check_timeout or cell, memory_mb=args.memory_mb,
                     output_bytes=args.output_bytes, isolation=args.isolation)

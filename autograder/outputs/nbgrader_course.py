@@ -107,7 +107,23 @@ class NbgraderCourse:
                  self.root / self.coursedir.feedback_directory, self.root / self.coursedir.submitted_directory]
         if self.sqlite_path is not None:
             paths.append(self.sqlite_path)
+        socket_dir = self.database_socket_dir
+        if socket_dir is not None:
+            paths.append(socket_dir)
         return [str(p.resolve()) for p in paths if p.exists()]
+
+    @property
+    def database_socket_dir(self) -> Path | None:
+        """The folder of a database server's unix socket (`?host=/path` in the db_url): student code
+        that could reach it could connect to the gradebook (e.g. PostgreSQL with trust auth)."""
+        from sqlalchemy.engine import make_url
+        try:
+            host = make_url(self.coursedir.db_url).query.get("host")
+        except Exception:  # noqa: BLE001 (an unparsable URL fails later, in nbgrader, with its own message)
+            return None
+        if isinstance(host, tuple):
+            host = host[0] if host else None
+        return Path(host) if host and host.startswith("/") else None
 
     # ------------------------------------------------------------------ submissions
     def submitted_students(self, assignment: str) -> list[str]:
