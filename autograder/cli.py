@@ -5,6 +5,8 @@
     autograder student-kit --out DIR          (instructors: what students get)
     autograder selftest [--assignment A]      (lab admins: expected verdicts on this machine's JAX)
     autograder export gradescope A --out F.zip | prairielearn A --out DIR   (grading platforms)
+    autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
+    autograder feedback ASSIGNMENT / autograder report ASSIGNMENT
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -70,6 +72,8 @@ def _parser():
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
+    from .outputs.instructor_cli import add_subcommands
+    add_subcommands(sub)
     return ap
 
 
@@ -96,6 +100,9 @@ def main(argv=None) -> int:
         return selftest_main(args.assignment, args.course_root, args.jobs)
     if args.command == "check":
         return _check(args)
+    if args.command in ("autograde", "feedback", "report"):
+        from .outputs.instructor_cli import run
+        return run(args)
     from .course.layout import Course
     from .grading.grade import grade_many
     from .outputs.report import print_table

@@ -21,8 +21,12 @@ def venv_on_path():
         os.environ["PATH"] = bindir + os.pathsep + os.environ.get("PATH", "")
 
 
-def build(course: Course, out_dir: Path, names: list[str] | None = None) -> list[Path]:
-    """Generate the student notebooks of `names` (default: all) into out_dir/<name>/."""
+def build(course: Course, out_dir: Path, names: list[str] | None = None, db_url: str | None = None,
+          course_id: str = "jax-course") -> list[Path]:
+    """Generate the student notebooks of `names` (default: all) into out_dir/<name>/.
+
+    With `db_url`, nbgrader also records the assignments' cells in that gradebook (what
+    `nbgrader generate_assignment` does in a course); by default a scratch gradebook is used."""
     from nbgrader.apps import NbGraderAPI
     from traitlets.config import Config
 
@@ -35,7 +39,9 @@ def build(course: Course, out_dir: Path, names: list[str] | None = None) -> list
             shutil.copytree(course.source / name, tmp / "source" / name)
         cfg = Config()
         cfg.CourseDirectory.root = str(tmp)
-        cfg.CourseDirectory.course_id = "jax-course"
+        cfg.CourseDirectory.course_id = course_id
+        if db_url:
+            cfg.CourseDirectory.db_url = db_url
         cfg.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
         cfg.ClearSolutions.enforce_metadata = True
         api = NbGraderAPI(config=cfg)

@@ -14,11 +14,12 @@ class CheckResult:
     max_points: float = 0.0
     message: str = ""
     seconds: float = 0.0
+    line: int = 0             # line of the test cell where it failed (0: passed, or failed before running)
 
     def to_json(self, backend: str) -> dict:
         return {"name": self.name, "kind": self.kind, "passed": self.passed, "points": self.points,
                 "max_points": self.max_points, "message": self.message, "backend": backend,
-                "seconds": self.seconds}
+                "seconds": self.seconds, "line": self.line}
 
 
 @dataclass

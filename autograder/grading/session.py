@@ -247,7 +247,11 @@ class GradingSession:
         self.current_exercise = cell.exercise
         try:
             # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
-            exec(compile(cell.source, f"<test {cell.grade_id}>", "exec"), ns)
+            try:
+                exec(compile(cell.source, f"<test {cell.grade_id}>", "exec"), ns)
+            except Exception as exc:
+                result.line = _cell_line(exc, f"<test {cell.grade_id}>")
+                raise
             result.passed = True
             result.points = cell.points
         except AssertionError as exc:
@@ -312,6 +316,17 @@ class GradingSession:
         return NotebookResult(assignment=self.assignment.name, backend=self.backend or "unknown",
                               isolation=self.isolation or "unknown", exercises=exercises,
                               seconds=round(seconds, 3))
+
+
+def _cell_line(exc: BaseException, filename: str) -> int:
+    """The line of the test cell's own top-level statement that raised (1-based; 0 if unknown), so
+    feedback can tell a failure in a hidden test from one in the visible part."""
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            return tb.tb_lineno
+        tb = tb.tb_next
+    return 0
 
 
 _REBUILDABLE = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,

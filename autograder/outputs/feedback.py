@@ -1,0 +1,125 @@
+"""`autograder feedback ASSIGNMENT`: one HTML page per student, where nbgrader puts feedback
+(`feedback/<student>/<assignment>/<assignment>.html`, so `nbgrader release_feedback` hands it out).
+
+It shows every graded check: its points (from the gradebook, so a manual grade shows) and its
+teaching message. Unlike `nbgrader generate_feedback`, which renders the autograded notebook, it
+never shows a hidden test's source or its inputs: no test cell source appears at all, and when a
+check failed inside a test cell's hidden region (the grader records the line that failed), the
+evidence line, which names the inputs, is replaced by a plain statement; only the `cause:` and
+`fix:` lines, which teach without naming inputs, are kept.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .nbgrader_course import NbgraderCourse, write_atomically
+
+
+def hidden_lines(source: str, begin: str = "BEGIN HIDDEN TESTS", end: str = "END HIDDEN TESTS") -> set[int]:
+    """1-based line numbers of a test cell that lie in a hidden region, delimiters included."""
+    hidden, inside = set(), False
+    for number, line in enumerate(source.split("\n"), start=1):
+        if begin in line:
+            inside = True
+        if inside:
+            hidden.add(number)
+        if end in line:
+            inside = False
+    return hidden
+
+
+def _delimiters(ncourse: NbgraderCourse) -> tuple[str, str]:
+    from nbgrader.preprocessors import ClearHiddenTests
+    pp = ClearHiddenTests(config=ncourse.config)
+    return pp.begin_test_delimeter, pp.end_test_delimeter
+
+
+def student_message(check: dict, hidden: set[int]) -> str:
+    """What the student may read about one check."""
+    if check["passed"]:
+        return ""
+    message = check.get("message", "")
+    if check.get("line", 0) in hidden:
+        teaching = [line for line in message.splitlines()[1:]
+                    if line.strip().startswith(("cause:", "fix:"))]
+        return "\n".join([f"[check] {check['name']} failed on a hidden test (hidden tests use inputs you "
+                          f"have not seen; test your function on more cases of your own)"] + teaching)
+    return message
+
+
+_STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+table{border-collapse:collapse;width:100%;margin-bottom:1.5rem}td,th{border-bottom:1px solid #ddd;padding:.4rem;
+text-align:left;vertical-align:top}pre{white-space:pre-wrap;margin:0;font-size:.9rem}.ok{color:#1a7f37}
+.no{color:#b42318}.pts{white-space:nowrap;text-align:right}"""
+
+
+def render(assignment: str, student: str, result: dict, scores: dict[str, float], total: tuple | None,
+           hidden_by_cell: dict[str, set[int]]) -> str:
+    esc = html.escape
+    score, max_score, penalty = total or (result["score"], result["max_score"], 0.0)
+    parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{esc(assignment)}: {esc(student)}</title>",
+             f"<style>{_STYLE}</style></head><body>",
+             f"<h1>{esc(assignment)}</h1><p>Student: <b>{esc(student)}</b>. Score: <b>{score:g} / {max_score:g}</b>"
+             + (f" (late penalty {penalty:g})" if penalty else "") + "</p>"]
+    if result.get("errors"):
+        parts.append("<h2>About your notebook</h2><ul>" +
+                     "".join(f"<li>{esc(e)}</li>" for e in result["errors"]) + "</ul>")
+    for exercise, ex in result["exercises"].items():
+        checks = [c for c in ex["checks"] if c["kind"] != "integrity" or not c["passed"]]
+        got = sum(scores.get(c["name"], c["points"]) for c in checks if c["kind"] != "integrity")
+        if any(c["kind"] == "integrity" and not c["passed"] for c in ex["checks"]):
+            got = 0.0
+        parts.append(f"<h2>{esc(exercise)}: {got:g} / {ex['max_score']:g}</h2><table>"
+                     "<tr><th>check</th><th>kind</th><th>points</th><th>result</th></tr>")
+        for c in checks:
+            points = scores.get(c["name"], c["points"])
+            message = student_message(c, hidden_by_cell.get(c["name"], set()))
+            verdict = "<span class='ok'>passed</span>" if c["passed"] else \
+                f"<span class='no'>failed</span><pre>{esc(message)}</pre>"
+            parts.append(f"<tr><td>{esc(c['name'])}</td><td>{esc(c['kind'])}</td>"
+                         f"<td class='pts'>{points:g} / {c['max_points']:g}</td><td>{verdict}</td></tr>")
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _gradebook_view(ncourse: NbgraderCourse, assignment: str) -> dict[str, tuple[dict, tuple]]:
+    """student -> ({cell: score}, (total, max, late penalty)) from the gradebook."""
+    from nbgrader.api import GradeCell, MissingEntry
+    from .gradebook import open_gradebook
+    out = {}
+    with open_gradebook(ncourse) as gb:
+        try:
+            submissions = gb.assignment_submissions(assignment)
+        except MissingEntry:
+            return out
+        for sub in submissions:
+            for nb in sub.notebooks:
+                if nb.name == assignment:
+                    penalty = float(nb.late_submission_penalty or 0.0)
+                    out[sub.student.id] = ({g.name: float(g.score) for g in nb.grades if isinstance(g.cell, GradeCell)},
+                                           (float(nb.score) - penalty, float(nb.max_score), penalty))
+    return out
+
+
+def write_feedback(ncourse: NbgraderCourse, assignment: str, students: list[str] | None = None) -> list[Path]:
+    """Write the feedback of every graded student (or of `students`); returns the files written."""
+    from .gradebook import check_known
+    check_known(ncourse, assignment)
+    begin, end = _delimiters(ncourse)
+    hidden_by_cell = {c.grade_id: hidden_lines(c.source, begin, end)
+                      for c in ncourse.course.assignment(assignment).test_cells}
+    results = ncourse.load_results(assignment)
+    book = _gradebook_view(ncourse, assignment)
+    written = []
+    for student in students or sorted(results):
+        result = results.get(student)
+        if result is None:
+            continue
+        scores, total = book.get(student, ({}, None))
+        page = render(assignment, student, result, scores, total, hidden_by_cell)
+        path = ncourse.feedback(student, assignment) / f"{assignment}.html"
+        write_atomically(path, page)
+        written.append(path)
+    return written

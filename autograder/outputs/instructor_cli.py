@@ -1,0 +1,97 @@
+"""The instructor's subcommands of `autograder`, run in an nbgrader course directory (or with
+--course-root):
+
+    autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]
+    autograder feedback ASSIGNMENT [--student S ...]
+    autograder report ASSIGNMENT [--out DIR]
+
+Errors are one line, `autograder: error: ...`; exit 2 when anything could not be done.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def add_subcommands(sub):
+    a = sub.add_parser("autograde", help="grade submitted/ into nbgrader's gradebook (sandboxed, in parallel)")
+    a.add_argument("assignment")
+    a.add_argument("--student", action="append", dest="students", metavar="S",
+                   help="grade only this student (repeatable; default: every submitted/<student>/<assignment>/)")
+    a.add_argument("--jobs", type=int, default=None, help="students graded at once (default: the number of cores)")
+    a.add_argument("--force", action="store_true", help="regrade students whose submission has not changed")
+    a.add_argument("--course-root", type=Path, help="the nbgrader course directory (default: found from cwd)")
+    a.add_argument("--cell-timeout", type=float, default=None,
+                   help="seconds per solution cell (default: Execute.timeout of nbgrader_config.py)")
+    a.add_argument("--check-timeout", type=float, default=None,
+                   help="seconds per call of a student function (default: as --cell-timeout)")
+    a.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
+    a.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
+    a.add_argument("--disk-mb", type=int, default=256,
+                   help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
+    a.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
+    f = sub.add_parser("feedback", help="write feedback/<student>/<assignment>/<assignment>.html (no hidden tests)")
+    f.add_argument("assignment")
+    f.add_argument("--student", action="append", dest="students", metavar="S")
+    f.add_argument("--course-root", type=Path)
+    r = sub.add_parser("report", help="class report: CSV, plots and a summary page in reports/<assignment>/")
+    r.add_argument("assignment")
+    r.add_argument("--out", type=Path, help="output folder (default: reports/<assignment>/)")
+    r.add_argument("--course-root", type=Path)
+
+
+def _error(message: str) -> int:
+    print(f"autograder: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args) -> int:
+    from ..course.notebook import NotebookError
+    from .gradebook import GradebookError
+    from .nbgrader_course import NbgraderCourse
+    try:
+        ncourse = NbgraderCourse(args.course_root)
+        if args.command == "autograde":
+            return _autograde(ncourse, args)
+        if args.command == "feedback":
+            return _feedback(ncourse, args)
+        return _report(ncourse, args)
+    except (NotebookError, GradebookError) as exc:
+        return _error(str(exc))
+
+
+def _autograde(ncourse, args) -> int:
+    from ..sandbox.process import Limits
+    from .autograde import Options, autograde
+    if args.jobs is not None and args.jobs < 1:
+        return _error(f"--jobs must be at least 1 (got {args.jobs})")
+    cell = args.cell_timeout or ncourse.cell_timeout
+    limits = Limits(cell_timeout=cell, check_timeout=args.check_timeout or cell, memory_mb=args.memory_mb,
+                    output_bytes=args.output_bytes, disk_mb=args.disk_mb,
+                    isolation=args.isolation)
+    return autograde(ncourse, args.assignment, Options(args.students, args.jobs, args.force, limits))
+
+
+def _feedback(ncourse, args) -> int:
+    from .feedback import write_feedback
+    written = write_feedback(ncourse, args.assignment, args.students)
+    got = {p.parent.parent.name for p in written}
+    status = 0
+    for student in args.students or []:
+        if student not in got:
+            status = _error(f"{student}: no graded result for {args.assignment} (run autograder autograde first)")
+    if not written and not args.students:
+        return _error(f"no graded results for {args.assignment} (run autograder autograde first)")
+    for path in written:
+        print(f"wrote {path.relative_to(ncourse.root)}")
+    return status
+
+
+def _report(ncourse, args) -> int:
+    from .class_report import write_report
+    page = write_report(ncourse, args.assignment, args.out)
+    folder = page.parent
+    shown = folder.relative_to(ncourse.root) if folder.is_relative_to(ncourse.root) else folder
+    print(f"class report: {shown}/ (summary.html, scores.csv, score_histogram.png, pass_rate.png, "
+          f"failure_causes.png)")
+    return 0
