@@ -741,32 +741,32 @@ def explain_retrace(change: dict | None, reasons: list[str]) -> tuple[str, str]:
     """(cause, fix) for the first retrace, from the argument change `evidence.count_traces` found."""
     kind = (change or {}).get("kind", "")
     arg = (change or {}).get("arg", "")
-    before, now = (change or {}).get("before", ""), (change or {}).get("now", "")
+    now = (change or {}).get("now", "")
     if kind == "dtype":
         dtype = (change or {}).get("before_dtype") or "float32"
-        return (f"the dtype of `{arg}` changes between calls ({before} before, {now} now), and each "
+        return (f"the dtype of `{arg}` changes between calls, and each "
                 f"dtype compiles its own version",
                 f"give `{arg}` one dtype on every call: cast it before the call, e.g. "
                 f"`jnp.asarray({arg}, jnp.{dtype})` (or `{arg}.astype(jnp.{dtype})`)")
     if kind == "weak_type":
         dtype = (change or {}).get("before_dtype") or "float32"
         return (f"`{arg}` arrives as a Python scalar (weakly typed) in one call and as a typed array in "
-                f"another ({before} before, {now} now), and jit compiles each separately",
+                f"another, and jit compiles each separately",
                 f"pass `{arg}` the same way every call, e.g. always `jnp.{dtype}({arg})` (or "
                 f"`jnp.asarray({arg}, jnp.{dtype})`)")
     if kind == "shape":
-        return (f"the shape of `{arg}` changes between calls ({before} before, {now} now), and every new "
+        return (f"the shape of `{arg}` changes between calls, and every new "
                 f"shape compiles again",
                 "keep shapes fixed: pad inputs up to a few bucket sizes and pass a mask for the padding")
     if kind == "structure":
-        return (f"the pytree structure of `{arg}` changes between calls ({before} before, {now} now), "
+        return (f"the pytree structure of `{arg}` changes between calls, "
                 f"and every new structure compiles again",
                 f"pass `{arg}` with the same structure every call: use a placeholder of the same "
                 f"structure (e.g. zeros and a mask) instead of `None` or a missing key, or make the "
                 f"choice a static flag")
     if kind == "metadata":
-        return (f"`{arg}` is a pytree whose node metadata (aux data) holds a value that changes "
-                f"({before} before, {now} now); metadata is part of the cache key",
+        return (f"`{arg}` is a pytree whose node metadata (aux data) holds a value that changes; "
+                f"metadata is part of the cache key",
                 "make that number a leaf: return it among the children in `tree_flatten` (or mark the "
                 "field as data), so it is traced instead of compiled in")
     if kind == "static_identity":
@@ -781,7 +781,7 @@ def explain_retrace(change: dict | None, reasons: list[str]) -> tuple[str, str]:
                 f"give the class value-based `__hash__` and `__eq__` (e.g. `@dataclass(frozen=True)`), or "
                 f"pass a hashable tuple of its values as the static argument")
     if kind == "static_value":
-        return (f"`{arg}` is static, so every new value ({before} before, {now} now) compiles again",
+        return (f"`{arg}` is static, so every new value compiles again",
                 f"keep static only what sets shapes or modes; pass `{arg}` as a traced argument instead "
                 f"(pass it as a traced `jnp` scalar and leave it out of static_argnums)")
     joined = " ".join(reasons)
