@@ -276,3 +276,18 @@ def test_value_equal_static_arguments_do_not_retrace():
     assert _change(_apply, [(_plus_one, jnp.ones(2)) for _ in range(3)], (0,)) == (1, None)
     traces, change = _change(_apply, [(functools.partial(_add, 1.0), jnp.ones(2)) for _ in range(2)], (0,))
     assert traces == 2 and change["kind"] == "static_identity" and change.get("callable")
+
+
+def _pick_branch(x, k):
+    i = int(k)
+    return lax.switch(i, [jnp.sin, jnp.cos], x)
+
+
+def _masked_mean(padded, mask):        # `int()` of a count: not a branch index
+    count = int(mask.sum())
+    return jnp.sum(jnp.where(mask, padded, 0.0)) / count
+
+
+def test_int_branch_index_fires_on_an_index_and_not_on_a_count():
+    assert _rule(_pick_branch, x4, jnp.int32(1)) == "int-branch-index"
+    assert _rule(_masked_mean, x4, x4 > 0) == "float-item"

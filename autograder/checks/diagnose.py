@@ -207,6 +207,8 @@ def _expression_facts(expr, frame) -> dict:
         elif isinstance(node, ast.Call):
             name = _dotted(node.func)
             calls.append(name)
+            if name == "int" and node.args and isinstance(node.args[0], ast.Name):
+                facts.setdefault("int_of_names", []).append(node.args[0].id)   # `int(k)`: an index
             if name in ("int", "float", "bool", "round", "complex") and node.args:
                 inner = [_dotted(c.func) for c in ast.walk(node.args[0]) if isinstance(c, ast.Call)]
                 if any(n.startswith(_ARRAY_MODULES) for n in inner):
@@ -606,12 +608,13 @@ RULES: list[Rule] = [
                     f"`{s['name']}`: Python needs a concrete number to pick an item")(f.subscript("list", "tuple", "dict", "ndarray")),
          _container_fix),
     Rule("int-branch-index", lambda f: f.is_("ConcretizationTypeError") and f.says(r"problem arose with the `int`")
-         and not _comes_from_operations(f),
+         and not _comes_from_operations(f)
+         and (f.arg_is_python_scalar or f.arg in f.stmt.get("int_of_names", [])),  # not `int(x.sum())`
          lambda f: (f"`{f.arg}` is a jit argument, so it is traced, and `int()` needs a concrete number"
                     if f.arg else "`int()` needs a concrete number, but the value is traced"),
-         lambda f: (_static_fix(f, "it picks a branch or sets a size") + "; to keep it traced, " if f.arg_is_python_scalar
-                    else "keep it an array (`k.astype(jnp.int32)`); ")
-         + "to pick a branch use `lax.switch(jnp.clip(k, 0, len(branches) - 1), branches, x)` "
+         lambda f: (_static_fix(f, "it picks a branch or sets a size") + "; to keep it traced, drop `int()` and "
+                    if f.arg_is_python_scalar else f"keep `{f.arg}` an array (drop `int()`); ")
+         + f"pick a branch with `lax.switch(jnp.clip({f.arg}, 0, len(branches) - 1), branches, x)` "
            "(`jnp.clip` keeps the index in range)"),
     # ---- shapes and sizes
     Rule("shape-math-with-jnp", lambda f: (_is_size_error(f) or f.is_("ConcretizationTypeError", "TracerIntegerConversionError"))
@@ -665,7 +668,7 @@ RULES: list[Rule] = [
     Rule("float-item", lambda f: f.is_("ConcretizationTypeError") and (f.says(r"`float` function|item\(\) method|`bool` function|`int` function")
                                                                       or f.calls("float", "int", ".item", "bool")),
          "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
-         "keep it an array: drop `float()`/`.item()` (cast with `.astype(jnp.float32)` if you need a "
+         "keep it an array: drop `int()`/`float()`/`.item()` (cast with `.astype(jnp.float32)` if you need a "
          "dtype) and convert outside the jitted function; to look at it, use `jax.debug.print`"),
     Rule("concrete", lambda f: f.is_("ConcretizationTypeError"),
          "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
