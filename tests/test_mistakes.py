@@ -291,3 +291,13 @@ def _masked_mean(padded, mask):        # `int()` of a count: not a branch index
 def test_int_branch_index_fires_on_an_index_and_not_on_a_count():
     assert _rule(_pick_branch, x4, jnp.int32(1)) == "int-branch-index"
     assert _rule(_masked_mean, x4, x4 > 0) == "float-item"
+
+
+def _numpy_around_random(key, n):      # NumPy on a tracer, on the line of a `jax.random` size call
+    keys = jax.random.split(key, n + 1)
+    return np.stack([np.asarray(jax.random.normal(k, (2,))) for k in keys[1:]])
+
+
+def test_numpy_next_to_a_size_call_is_told_jnp_not_a_fixed_size():
+    """The near miss of size-from-data (from 01's known-wrong split_and_sample)."""
+    assert _rule(_numpy_around_random, jax.random.key(0), 3, static_argnums=(1,)) == "numpy-call"

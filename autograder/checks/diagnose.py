@@ -463,8 +463,8 @@ _TRACER_ERRORS = ("ConcretizationTypeError", "TracerArrayConversionError", "Trac
 
 
 def _is_size_error(f: Facts) -> bool:
-    if f.is_("TracerIntegerConversionError", "NonConcreteBooleanIndexError"):
-        return False
+    if f.is_("TracerIntegerConversionError", "NonConcreteBooleanIndexError", "TracerArrayConversionError"):
+        return False                       # their own rules (NumPy on a tracer: even next to a size call)
     if f.is_("TracerBoolConversionError"):
         return bool(f.calls(*_SIZE_CALLS)) and f.kind not in ("if", "while", "assert")
     return (f.is_("ConcretizationTypeError") or (f.is_("TypeError") and f.says(_SIZE_ERRORS))) \
