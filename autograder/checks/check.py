@@ -1,7 +1,7 @@
 """The checks that test cells call: `from autograder import check`.
 
-Each check is `assert_<subject>[_<predicate>]` and fails with an `AssertionError` whose message
-has one shape:
+Each check is `assert_<subject>[_<predicate>]` and fails with a `CheckFailure` (an
+`AssertionError`) whose message has one shape:
 
     [check] <what was checked> failed: <evidence>
       cause: <the likely cause, from the evidence>
