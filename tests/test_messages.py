@@ -30,34 +30,42 @@ def _student_function(source: str, name: str, filename: str):
 
 
 # ---------------------------------------------------------------- (a) Jupyter shows no grader frames
+_IPYTHON = r"""
+import json, re, sys
+from IPython.core.interactiveshell import InteractiveShell
+sh = InteractiveShell.instance(colors="nocolor")
+shown = []
+sh._showtraceback = lambda etype, value, stb: shown.append(re.sub(r"\x1b\[[0-9;]*m", "", sh.InteractiveTB.stb2text(stb)))
+sh.run_cell("import jax.numpy as jnp\nfrom autograder import check\ndef add_one(x):\n    return x + 2\n")
+failed = sh.run_cell("check.assert_close(add_one(jnp.ones(3)), jnp.full(3, 2.0), what='add_one(ones)')")
+sh.run_cell("def mine():\n    assert 1 == 2, 'my own check'\nmine()")
+print(json.dumps({"shown": shown, "is_assertion": isinstance(failed.error_in_exec, AssertionError)}))
+"""
+
+
 @pytest.fixture(scope="module")
-def shell():
-    from IPython.core.interactiveshell import InteractiveShell
-    sh = InteractiveShell.instance(colors="nocolor")
-    shown = []
-    sh._showtraceback = lambda etype, value, stb: shown.append(sh.InteractiveTB.stb2text(stb))
-    sh.run_cell("import jax.numpy as jnp\nfrom autograder import check\n"
-                "def add_one(x):\n    return x + 2\n")
-    yield sh, shown
-    InteractiveShell.clear_instance()
+def jupyter_tracebacks():
+    """What IPython shows for a failed check and for a student's own assert (in a fresh process:
+    an IPython shell changes global hooks)."""
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", _IPYTHON], capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_jupyter_traceback_shows_the_test_line_then_the_message(shell):
-    sh, shown = shell
-    shown.clear()
-    result = sh.run_cell("check.assert_close(add_one(jnp.ones(3)), jnp.full(3, 2.0), what='add_one(ones)')")
-    assert isinstance(result.error_in_exec, AssertionError)       # the cell still fails
-    text = re.sub(r"\x1b\[[0-9;]*m", "", shown[-1])
+def test_jupyter_traceback_shows_the_test_line_then_the_message(jupyter_tracebacks):
+    assert jupyter_tracebacks["is_assertion"]                    # the cell still fails
+    text = jupyter_tracebacks["shown"][0]
     assert "check.py" not in text and "autograder" not in text, text
     assert "check.assert_close(add_one" in text                 # the student's test line
     assert text.index("check.assert_close(add_one") < text.index("[check] values of add_one(ones) failed")
 
 
-def test_jupyter_shows_a_students_own_assertion_in_full(shell):
-    sh, shown = shell
-    shown.clear()
-    sh.run_cell("def mine():\n    assert 1 == 2, 'my own check'\nmine()")
-    text = re.sub(r"\x1b\[[0-9;]*m", "", shown[-1])
+def test_jupyter_shows_a_students_own_assertion_in_full(jupyter_tracebacks):
+    text = jupyter_tracebacks["shown"][1]
     assert "my own check" in text and "mine()" in text and "assert 1 == 2" in text
 
 
