@@ -42,7 +42,7 @@ def _backend() -> str:
 
 
 # ---------------------------------------------------------------- what a student sees in Jupyter
-_CHECKS_DIR = os.path.dirname(os.path.abspath(__file__))
+_CHECKS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 def _outside_checks(tb):
