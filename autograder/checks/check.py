@@ -1,7 +1,7 @@
 """The checks that test cells call: `from autograder import check`.
 
-Each check is `assert_<subject>[_<predicate>]` and fails with an `AssertionError` whose message
-has one shape:
+Each check is `assert_<subject>[_<predicate>]` and fails with a `CheckFailure` (an
+`AssertionError`) whose message has one shape:
 
     [check] <what was checked> failed: <evidence>
       cause: <the likely cause, from the evidence>
@@ -14,12 +14,16 @@ kernel under nbgrader, in the sandboxed worker under the `autograder` CLI, where
 """
 from __future__ import annotations
 
+import os
+import sys
+import types
+
 import numpy as np
 import jax
 from jax import tree_util
 
 from . import evidence
-from .diagnose import explain, format_failure, where_text
+from .diagnose import explain, explain_retrace, format_failure, shorten, where_text
 
 __all__ = [
     "assert_close", "assert_equal", "assert_raises", "assert_jittable", "assert_max_traces",
@@ -37,13 +41,41 @@ def _backend() -> str:
     return ACTUAL_BACKEND or jax.default_backend()
 
 
+# ---------------------------------------------------------------- what a student sees in Jupyter
+_CHECKS_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _outside_checks(tb):
+    """The traceback chain cut before its first frame in this package (the test cell's frames stay)."""
+    frames = []
+    while tb is not None and not os.path.abspath(tb.tb_frame.f_code.co_filename).startswith(_CHECKS_DIR):
+        frames.append(tb)
+        tb = tb.tb_next
+    chain = None
+    for entry in reversed(frames):
+        chain = types.TracebackType(chain, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return chain
+
+
+class CheckFailure(AssertionError):
+    """A failed check. In Jupyter it shows the test cell's line, then the message, without the
+    grader's own frames (as chex strips its frames): IPython asks an exception for
+    `_render_traceback_` before formatting it. The cell still ends in an error, so nbgrader and
+    `autograder check` see the failure as before."""
+
+    def _render_traceback_(self):
+        from IPython import get_ipython  # only IPython calls this
+        tb = _outside_checks(self.__traceback__) or self.__traceback__
+        return get_ipython().InteractiveTB.structured_traceback(type(self), self, tb)
+
+
 def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
     msg = f"[check] {title} failed: {evidence_text}"
     if cause:
         msg += f"\n  cause: {cause}"
     if fix:
         msg += f"\n  fix: {fix}"
-    raise AssertionError(msg)
+    raise CheckFailure(msg)
 
 
 def fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
@@ -175,7 +207,8 @@ def assert_raises(exc_type, fn, *args, what=None, **kwargs):
         desc = getattr(exc, "desc", None)  # an exception raised in the worker, rebuilt here
         raised = desc["type"] if desc else type(exc).__name__
         text = desc["message"] if desc else str(exc)
-        _fail(f"{_name(fn, what)} raises {exc_type.__name__}", f"it raised {raised}: {text[:200]}",
+        _fail(f"{_name(fn, what)} raises {exc_type.__name__}",
+              f"it raised {raised}: {shorten(text, 200)}" if text.strip() else f"it raised {raised}",
               fix=f"raise {exc_type.__name__} with a message for this input")
     _fail(f"{_name(fn, what)} raises {exc_type.__name__}", "it returned normally",
           fix=f"check the input and `raise {exc_type.__name__}(...)` as the exercise describes")
@@ -197,7 +230,7 @@ def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None,
     result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames))
     if not result["ok"]:
         on = f" on {what}" if what and what != name else ""
-        raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}){on} "
+        raise CheckFailure(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}){on} "
                              f"failed: {format_failure(result['error'])}")
 
 
@@ -214,7 +247,7 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
     if what and what != name:
         title += f" over {what}"
     if not result["ok"]:
-        raise AssertionError(f"[check] {title} failed on call {result['call'] + 1} of {len(calls)}: "
+        raise CheckFailure(f"[check] {title} failed on call {result['call'] + 1} of {len(calls)}: "
                              f"{format_failure(result['error'])}")
     if result["traces"] > max_traces:
         reasons = result.get("explanations") or []
@@ -222,19 +255,11 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
                 f"at most {max_traces} allowed")
         if reasons:
             text += "\n  JAX's reason for the first retrace: " + reasons[0]
-        joined = " ".join(reasons)
-        if "weak" in joined:
-            cause, fix = ("the same value arrives sometimes as a Python scalar (weakly typed) and sometimes as an array",
-                          "convert with `jnp.asarray(v, dtype)` before the call or keep the types consistent")
-        elif "Static" in joined or "static" in joined:
-            cause, fix = ("an argument the exercise treats as traced is static, so every new value retraces",
-                          "keep only true sizes/modes in static_argnums; pass data as traced arrays")
-        elif "f32[" in joined or "i32[" in joined or "now" in joined:
-            cause, fix = ("the shape or dtype of an argument changes between calls",
-                          "keep shapes fixed (pad to a bucket) and dtypes consistent")
-        else:
-            cause, fix = ("the function is re-created or re-jitted on every call, or a Python value "
-                          "changes the trace", "jit once at top level and pass changing values as arguments")
+        change = result.get("change")
+        if change:
+            text += (f"\n  what changed: `{change['arg']}` on call {change['call'] + 1}: {change['before']} "
+                     f"(call {change['compared_with'] + 1}), now {change['now']}")
+        cause, fix = explain_retrace(change, reasons)
         _fail(title, text, cause, fix)
 
 
@@ -243,7 +268,7 @@ def _jaxpr(fn, args, static_argnums, static_argnames, title):
     result = gather(evidence.jaxpr_summary, fn, tuple(args), None, tuple(static_argnums),
                     tuple(static_argnames))
     if not result["ok"]:
-        raise AssertionError(f"[check] {title} failed: could not trace the function: "
+        raise CheckFailure(f"[check] {title} failed: could not trace the function: "
                              f"{format_failure(result['error'])}")
     return result
 
@@ -327,7 +352,7 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
     if what and what != name:
         title += f" ({what})"
     if not result["ok"]:
-        raise AssertionError(f"[check] {title} failed: {format_failure(result['error'])}")
+        raise CheckFailure(f"[check] {title} failed: {format_failure(result['error'])}")
     lines = [ln for ln in result["stdout"].splitlines() if ln.strip()]
     if len(lines) != expected_lines:
         cause = ("Python `print` runs once, at trace time; compiled calls skip it"
@@ -349,7 +374,7 @@ def assert_no_key_reuse(fn, *args, what=None, **kwargs):
     if not result["ok"]:
         cause, fix = explain(result["error"])
         _fail(f"PRNG key use in {name}", f"{result['error']['type']}{where_text(result['error'])}: "
-              f"{result['error']['message'][:300]}", cause, fix)
+              f"{shorten(result['error']['message'], 300)}", cause, fix)
 
 
 def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
@@ -357,9 +382,8 @@ def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
     name = _name(fn, what)
     result = gather(evidence.leaves_unchanged, fn, args, kwargs)
     if not result["ok"]:
-        raise AssertionError(f"[check] {name} leaves its inputs unchanged failed: "
+        raise CheckFailure(f"[check] {name} leaves its inputs unchanged failed: "
                              f"{format_failure(result['error'])}")
     if result["changed"]:
         _fail(f"{name} leaves its inputs unchanged", f"argument leaves {result['changed']} were modified in place",
               fix="build a new array with `x.at[idx].set(v)` (or `jnp.asarray(x)` first) instead of writing into x")
-

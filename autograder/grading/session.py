@@ -20,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..checks import check as check_module
+from ..checks.diagnose import shorten, student_error_text
 from ..course.layout import Assignment
 from ..course.notebook import Cell
 from .results import CheckResult, ExerciseResult, NotebookResult
@@ -31,11 +32,7 @@ class StudentCodeError(Exception):
 
     def __init__(self, desc: dict):
         self.desc = desc
-        where = ""
-        if desc.get("where"):
-            w = desc["where"]
-            where = f" (line {w['line']} of {w['function']}: `{w['code']}`)"
-        super().__init__(f"{desc.get('type')}: {desc.get('message')}{where}")
+        super().__init__(student_error_text(desc))   # no empty colon for `raise NotImplementedError()`
 
 
 class RemoteObject:
@@ -269,8 +266,9 @@ class GradingSession:
             result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:
             desc = state.cell_error
-            result.message += (f"\n  note: your `{cell.exercise}` cell raised {desc['type']}: "
-                               f"{desc['message'][:200]}")
+            message = shorten(desc.get("message") or "", 200)
+            result.message += (f"\n  note: your `{cell.exercise}` cell raised {desc['type']}"
+                               + (f": {message}" if message else ""))
         result.seconds = round(time.perf_counter() - started, 3)
         return result
 

@@ -1,0 +1,161 @@
+"""Run the corpus of real mistakes through `check.assert_jittable` / `check.assert_max_traces`.
+
+Each case names the fix category the maintainers (or the accepted answer) gave. A message
+"tells" a case when it matches the category's pattern below; a jit message "names the line" when
+it quotes the student's failing line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+# fix category -> pattern a message must match to count as giving that fix
+CATEGORIES = {
+    # jit failures
+    "numpy-shape-math": r"np\.prod|math\.ceil|np\.maximum|plain Python",
+    "static-arg": r"static_arg(names|nums)=",
+    "logical": r"jnp\.logical_(and|or|not)",
+    "checkify": r"checkify",
+    "asarray-index": r"jnp\.asarray\([^`]+\)\[",
+    "switch": r"(?s)lax\.switch.*jnp\.clip",
+    "pad-mask": r"(?s)(maximum|fixed) size.*mask",
+    "while_loop": r"lax\.while_loop",
+    "cond": r"lax\.cond|jnp\.where\(",
+    "fori_loop": r"lax\.fori_loop",
+    "where": r"jnp\.where\(",
+    "size": r"size=",
+    "jnp": r"`jnp\.\w+`[^\n]*instead of `np\.\w+`",
+    "stay-jnp": r"astype",
+    "debug-print": r"jax\.debug\.print",
+    "pure": r"(?i)pass it (in|as an argument)|return it",
+    "dynamic_slice": r"lax\.dynamic_slice",
+    "hashable-static": r"(?s)hashable.*(tuple|frozen=True)",
+    # retraces
+    "cast": r"\.astype\(jnp\.\w+\)|jnp\.asarray\([^)]*jnp\.\w+\)",
+    "same-structure": r"(?s)same structure.*placeholder",
+    "value-hash": r"(?s)`__hash__`.*`__eq__`",
+    "define-once": r"define it once",
+    "leaf": r"a leaf",
+    "pad-bucket": r"(?s)pad.*bucket",
+    "weak-type": r"(?s)weak.*jnp\.(float32|int32|asarray)",
+    "traced-not-static": r"(?s)static.*pass it as a traced",
+}
+
+
+@dataclass
+class Case:
+    name: str
+    fn: Callable
+    pattern: str                  # the mistake, in a few words (rates are printed by pattern)
+    fix: str                      # a key of CATEGORIES
+    source: str                   # public issue or discussion the case is reduced from
+    raises: str = ""              # exception class name on jax 0.10.2 (jit cases)
+    line: str = ""                # the student's failing line (jit cases)
+    make_args: Callable | None = None
+    static_argnums: tuple = ()
+    max_traces: int = 1
+    note: str = ""
+    kind: str = "jit"
+
+
+JIT_CASES: list[Case] = []
+RETRACE_CASES: list[Case] = []
+
+
+def jit_case(*, pattern, fix, source, raises, line, args, static_argnums=(), note=""):
+    """Register a function that must fail `check.assert_jittable` on `args()`."""
+    assert fix in CATEGORIES, fix
+
+    def register(fn):
+        JIT_CASES.append(Case(fn.__name__, fn, pattern, fix, source, raises, line, args,
+                              tuple(static_argnums), note=note))
+        return fn
+    return register
+
+
+def retrace_case(*, pattern, fix, source, calls, static_argnums=(), max_traces=1, note=""):
+    """Register a function whose `calls()` must trace more than `max_traces` times."""
+    assert fix in CATEGORIES, fix
+
+    def register(fn):
+        RETRACE_CASES.append(Case(fn.__name__, fn, pattern, fix, source, make_args=calls,
+                                  static_argnums=tuple(static_argnums), max_traces=max_traces,
+                                  note=note, kind="retrace"))
+        return fn
+    return register
+
+
+@dataclass
+class Outcome:
+    case: Case
+    message: str = ""
+    failed: bool = False          # the check failed, as it must
+    told_fix: bool = False
+    named_line: bool = False
+    raised: str = ""              # the exception type the message reports (jit cases)
+    problems: list = field(default_factory=list)
+
+
+def run_case(case: Case) -> Outcome:
+    from autograder import check
+    out = Outcome(case)
+    try:
+        if case.kind == "jit":
+            check.assert_jittable(case.fn, *case.make_args(), static_argnums=case.static_argnums)
+        else:
+            check.assert_max_traces(case.fn, case.make_args(), max_traces=case.max_traces,
+                                    static_argnums=case.static_argnums)
+    except AssertionError as exc:
+        out.message = str(exc)
+        out.failed = True
+    if not out.failed:
+        out.problems.append("the check passed")
+        return out
+    out.told_fix = re.search(CATEGORIES[case.fix], out.message) is not None
+    if case.kind == "jit":
+        out.named_line = case.line in out.message
+        m = re.search(r"failed: (\w+)", out.message)
+        out.raised = m.group(1) if m else ""
+        if case.raises and out.raised != case.raises:
+            out.problems.append(f"raised {out.raised}, expected {case.raises}")
+    if not out.told_fix:
+        out.problems.append(f"fix category {case.fix!r} not in the message")
+    if case.kind == "jit" and not out.named_line:
+        out.problems.append(f"line {case.line!r} not in the message")
+    return out
+
+
+def load() -> tuple[list[Case], list[Case]]:
+    from . import jit_mistakes, retrace_mistakes  # noqa: F401  (registers the cases)
+    return JIT_CASES, RETRACE_CASES
+
+
+def run_all() -> tuple[list[Outcome], list[Outcome]]:
+    jit, retrace = load()
+    return [run_case(c) for c in jit], [run_case(c) for c in retrace]
+
+
+def rate_table(outcomes: list[Outcome], with_line: bool) -> str:
+    """Rates by pattern and overall, as a Markdown table."""
+    by_pattern: dict[str, list[Outcome]] = {}
+    for o in outcomes:
+        by_pattern.setdefault(o.case.pattern, []).append(o)
+    head = "| pattern | cases | told the fix |" + (" named the line |" if with_line else "")
+    rows = [head, "|---|---|---|" + ("---|" if with_line else "")]
+    for pattern in list(by_pattern) + ["**all**"]:
+        items = outcomes if pattern == "**all**" else by_pattern[pattern]
+        fixes = sum(o.told_fix for o in items)
+        row = f"| {pattern} | {len(items)} | {fixes}/{len(items)} |"
+        if with_line:
+            row += f" {sum(o.named_line for o in items)}/{len(items)} |"
+        rows.append(row)
+    return "\n".join(rows)
+
+
+def summary(jit: list[Outcome], retrace: list[Outcome]) -> dict:
+    def rate(items, attr):
+        return sum(getattr(o, attr) for o in items) / max(len(items), 1)
+    return {"jit_cases": len(jit), "jit_fix_rate": rate(jit, "told_fix"),
+            "jit_line_rate": rate(jit, "named_line"), "retrace_cases": len(retrace),
+            "retrace_fix_rate": rate(retrace, "told_fix")}

@@ -1,0 +1,46 @@
+"""Print how often the course's checks tell each real mistake its fix, by pattern.
+
+    .venv/bin/python tests/mistakes/rates.py [--failures]
+
+Runs every case of tests/mistakes/ through `check.assert_jittable` or `check.assert_max_traces`
+in this process and prints two Markdown tables (jit failures, retraces): per pattern, how many
+messages named the maintainers' fix category, and for jit failures how many quoted the
+student's line. `--failures` also prints each message that missed. To measure another version of
+the checks, put its package first on the path: `PYTHONPATH=/path/to/other/checkout python ...`.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from mistakes import corpus  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--failures", action="store_true", help="print the messages that missed")
+    a = ap.parse_args()
+    import autograder
+    print(f"checks from {Path(autograder.__file__).parent}")
+    jit, retrace = corpus.run_all()
+    print("\njit failures (check.assert_jittable)\n")
+    print(corpus.rate_table(jit, with_line=True))
+    print("\nretraces (check.assert_max_traces)\n")
+    print(corpus.rate_table(retrace, with_line=False))
+    s = corpus.summary(jit, retrace)
+    print(f"\njit: {s['jit_cases']} cases, fix {s['jit_fix_rate']:.0%}, line {s['jit_line_rate']:.0%}; "
+          f"retrace: {s['retrace_cases']} cases, fix {s['retrace_fix_rate']:.0%}")
+    if a.failures:
+        for o in jit + retrace:
+            if o.problems:
+                print(f"\n== {o.case.name} ({o.case.pattern}; {o.case.source}): {'; '.join(o.problems)}\n"
+                      f"{o.message}")
+
+
+if __name__ == "__main__":
+    main()
