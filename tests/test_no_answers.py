@@ -117,32 +117,32 @@ def pattern(text: str) -> list[str]:
 
 
 def specificity(tokens: list[str]) -> int:
-    """How many pieces of API a pattern combines: functions or attributes used (the last name of each
-    dotted chain), lambdas, slices, and bracketed keyword values (`in_axes=(None, 0)`)."""
-    score = 0
-    for i, tok in enumerate(tokens):
-        after = tokens[i + 1] if i + 1 < len(tokens) else ""
-        if tok == "lambda" or (tok == ":" and "[" in tokens[:i] and _in_brackets(tokens, i)):
+    """How many pieces of API a pattern combines: functions or attributes it uses (the last name of
+    each dotted chain), lambdas, slices, and bracketed keyword values (`in_axes=(None, 0)`). A plain
+    keyword value (`dtype=jnp.float32`, `has_aux=True`) is configuration and does not count."""
+    score, brackets, i = 0, [], 0
+    while i < len(tokens):
+        tok = tokens[i]
+        before = tokens[i - 1] if i else ""
+        if tok in "([{":
+            brackets.append(tok)
+            score += before == "="
+        elif tok in ")]}" and brackets:
+            brackets.pop()
+        elif tok == "lambda" or (tok == ":" and brackets and brackets[-1] == "["):
             score += 1
-        elif tok in ("(", "[") and i and tokens[i - 1] == "=":
+        elif before == "=" and _is_name(tok):        # skip the keyword value's dotted chain
+            while i + 2 < len(tokens) and tokens[i + 1] == "." and _is_name(tokens[i + 2]):
+                i += 2
+        elif _is_name(tok) and not keyword.iskeyword(tok) and (tokens[i + 1] if i + 1 < len(tokens) else "") \
+                not in (".", "="):
             score += 1
-        elif (tok[0].isalpha() or tok[0] == "_") and tok != "_" and not keyword.iskeyword(tok) \
-                and after not in (".", "="):
-            score += 1
+        i += 1
     return score
 
 
-def _in_brackets(tokens: list[str], i: int) -> bool:
-    """Is position i inside square brackets (a slice's colon, not a lambda's)?"""
-    depth = 0
-    for tok in reversed(tokens[:i]):
-        if tok in ")]}":
-            depth += 1
-        elif tok in "([{":
-            if depth == 0:
-                return tok == "["
-            depth -= 1
-    return False
+def _is_name(tok: str) -> bool:
+    return tok != "_" and (tok[0].isalpha() or tok[0] == "_")
 
 
 def _strip_trailing(tokens: list[str]) -> list[str] | None:
@@ -265,6 +265,7 @@ def test_detector_finds_a_leak(text):
     "Return `x + shift`: the shift is an argument now.",                             # too short to count
     "check.assert_close(hvp(f, x, v), h, what='hvp(f, x, v) on a quadratic')",      # visible test code
     "keys = jax.random.split(key, 3); jax.value_and_grad(loss, has_aux=True)(w)",    # single API calls
+    "jnp.asarray(x, dtype=jnp.float32)",                                             # one call, a dtype
 ])
 def test_detector_lets_other_examples_through(text):
     release = _nb(("md_fine", text))
