@@ -1,6 +1,8 @@
 """`autograder` command line: grade notebooks into the JSON of ../shared/COURSE_SPEC.md.
 
     autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
+    autograder check NOTEBOOK                 (students: the notebook's visible tests only)
+    autograder student-kit --out DIR          (instructors: what students get)
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -30,6 +32,16 @@ def _parser():
     g.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
     g.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
     g.add_argument("--quiet", action="store_true", help="no score table")
+    c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
+    c.add_argument("notebook", type=Path)
+    c.add_argument("--json", dest="json_out", type=Path, help="also write the result as JSON")
+    c.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
+    c.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
+    c.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
+    k = sub.add_parser("student-kit", help="build what students get: release notebooks, the check "
+                                           "library, pinned requirements, a README")
+    k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")
+    k.add_argument("--course-root", type=Path)
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
@@ -48,7 +60,12 @@ def main(argv=None) -> int:
     if args.command == "release":
         from .course.release import main as release_main
         return release_main(args.course_root, check_only=args.check)
+    if args.command == "student-kit":
+        from .outputs.student_kit import main as kit_main
+        return kit_main(args.out, args.course_root)
     _isolate_jax_for_grader()
+    if args.command == "check":
+        return _check(args)
     from .course.layout import Course
     from .grading.grade import grade_many
     from .outputs.report import print_table
@@ -56,7 +73,8 @@ def main(argv=None) -> int:
 
     course = Course(args.course_root)
     if not course.source.is_dir():
-        print(f"autograder: error: no source/ directory under {course.root}", file=sys.stderr)
+        from .course.layout import STUDENT_KIT_NOTE
+        print(f"autograder: error: no source/ under {course.root}: {STUDENT_KIT_NOTE}", file=sys.stderr)
         return 2
     limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
                     memory_mb=args.memory_mb, output_bytes=args.output_bytes, isolation=args.isolation)
@@ -73,6 +91,25 @@ def main(argv=None) -> int:
     if not args.quiet:
         print_table([r for r in results if r["exercises"]])
     return 2 if unusable else 0
+
+
+def _check(args) -> int:
+    """Visible tests only: exit 0 when they all pass, 1 when one fails, 2 for an unusable notebook."""
+    from .course.notebook import NotebookError
+    from .grading.visible import check_notebook
+    from .outputs.report import print_visible_report
+    from .sandbox.process import Limits
+
+    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
+                    isolation=args.isolation)
+    try:
+        result = check_notebook(args.notebook, limits).to_json()
+    except NotebookError as exc:
+        print(f"autograder: error: {exc}", file=sys.stderr)
+        return 2
+    if args.json_out:
+        args.json_out.write_text(json.dumps(result, indent=1))
+    return 0 if print_visible_report(result) else 1
 
 
 if __name__ == "__main__":

@@ -103,3 +103,23 @@ def write_toy_submission(path: Path, solution=TOY_SOLUTION, triple=TOY_TRIPLE, c
     path.parent.mkdir(parents=True, exist_ok=True)
     nbformat.write(make_notebook(cells if cells is not None else toy_cells(solution, triple)), str(path))
     return path
+
+
+@pytest.fixture(scope="session")
+def kit(tmp_path_factory):
+    """The student kit, built by the real CLI (`autograder student-kit`)."""
+    import subprocess
+    out = tmp_path_factory.mktemp("kit") / "jax-course-kit"
+    r = subprocess.run([sys.executable, "-m", "autograder.cli", "student-kit", "--out", str(out),
+                        "--course-root", str(ROOT)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+@pytest.fixture(scope="session")
+def kit_venv(kit):
+    """A fresh virtual environment holding only what the kit's install.sh puts there."""
+    import subprocess
+    r = subprocess.run(["sh", str(kit / "install.sh")], capture_output=True, text=True, timeout=1200)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return kit / ".venv"

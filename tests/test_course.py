@@ -16,6 +16,7 @@ from autograder.outputs import nbgrader_run
 
 COURSE = Course()
 ASSIGNMENTS = COURSE.assignment_names()
+PATHS: dict[str, dict] = {}   # assignment -> {student: notebook graded by the `graded` fixture}
 
 
 def _case_ids():
@@ -73,6 +74,7 @@ def graded(tmp_path_factory, limits):
             path.parent.mkdir(parents=True)
             nbformat.write(nb, str(path))
             paths[student] = path
+        PATHS[assignment] = paths
         cli = dict(zip(paths, grade_many(list(paths.values()), COURSE, assignment, limits, jobs=2)))
         work = nbgrader_run.prepare(COURSE, tmp / "nbgrader", assignment, paths)
         nbgrader_run.generate(work, assignment)
@@ -146,3 +148,39 @@ def test_cli_and_nbgrader_agree_cell_by_cell(graded, assignment):
             if abs(points - theirs[cell]) > 1e-9:
                 disagreements.append((student, cell, points, theirs[cell]))
     assert not disagreements
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_student_check_agrees_with_the_grader_on_visible_tests(graded, limits, assignment):
+    """`autograder check` (the notebook's own visible tests, the grader's harness) on the same
+    notebooks: a cell with no hidden part gets the grader's verdict, points and message; a cell
+    that fails its visible part fails at grading with the same message."""
+    from concurrent.futures import ThreadPoolExecutor
+    from autograder.grading.visible import check_notebook
+    cli, _, rounds = graded(assignment)
+    cases = load_cases(assignment)
+    # a case whose values come from an unseeded generator fails both runs, with different numbers
+    varies = {(rounds[n], t) for n, c in cases.items() if c.get("varies_between_runs") for t in c["fails"]}
+    hidden = {c.grade_id for c in COURSE.assignment(assignment).test_cells if "BEGIN HIDDEN TESTS" in c.source}
+    students = list(PATHS[assignment])
+    with ThreadPoolExecutor(2) as pool:
+        checked = dict(zip(students, pool.map(lambda s: check_notebook(PATHS[assignment][s], limits).to_json(),
+                                               students)))
+    for student in students:
+        grader = {c["name"]: c for c in _checks(cli[student]) if c["kind"] != "integrity"}
+        mine = {c["name"]: c for c in _checks(checked[student])}
+        assert set(mine) == set(grader), student
+        for name, c in mine.items():
+            g = grader[name]
+            if name not in hidden or not c["passed"]:
+                cut = (lambda m: m.split(" failed:")[0]) if (student, name) in varies else (lambda m: m)
+                assert (c["passed"], c["points"], cut(_same_run(c["message"]))) == \
+                    (g["passed"], g["points"], cut(_same_run(g["message"]))), (student, name, c["message"][:300])
+
+
+def _same_run(message: str) -> str:
+    """A message without what differs between two runs: the worker's scratch folder, and the
+    Python object ids that JAX's tracer errors quote."""
+    import re
+    message = re.sub(r"/tmp/jaxcourse-worker-\S*", "", message)
+    return re.sub(r"object id \d+", "object id N", message)

@@ -12,9 +12,17 @@ from pathlib import Path
 from .notebook import Cell, NotebookError, classify, read_notebook
 
 
+STUDENT_KIT_NOTE = ("this looks like the student kit (release notebooks and visible tests only): "
+                    "`autograder check NOTEBOOK` runs a notebook's visible tests; grading needs the "
+                    "instructor's course directory (pass --course-root or set JAX_COURSE_ROOT)")
+
+
 def default_course_root() -> Path:
-    """$JAX_COURSE_ROOT, else the directory holding nbgrader_config.py above the cwd, else the
-    checkout this package lives in."""
+    """$JAX_COURSE_ROOT, else the nearest directory at or above the cwd that holds both
+    nbgrader_config.py and source/, else the cwd itself.
+
+    Never the checkout this package was installed from: a student's environment may hold the
+    package, and it must not find an instructor's solutions or hidden tests through it."""
     env = os.environ.get("JAX_COURSE_ROOT")
     if env:
         return Path(env).resolve()
@@ -22,7 +30,7 @@ def default_course_root() -> Path:
     for d in (here, *here.parents):
         if (d / "nbgrader_config.py").exists() and (d / "source").is_dir():
             return d
-    return Path(__file__).resolve().parent.parent.parent
+    return here
 
 
 @dataclass
@@ -62,6 +70,8 @@ class Course:
     def assignment(self, name: str) -> Assignment:
         path = self.source / name / f"{name}.ipynb"
         if not path.exists():
+            if not self.source.is_dir():
+                raise NotebookError(f"no source/ under {self.root}: {STUDENT_KIT_NOTE}")
             known = ", ".join(self.assignment_names()) or "none"
             raise NotebookError(f"unknown assignment {name!r} (known: {known})")
         return Assignment(name, path, classify(read_notebook(path)))
