@@ -107,6 +107,20 @@ CASES = {
             "    return sum(jnp.sqrt(jnp.sum(jnp.square(leaf))) for leaf in jax.tree.leaves(tree))\n")},
         "fails": ["tree_l2_norm_correctness"],
     },
+    "tree_l2_norm_handwritten_recursion": {
+        "why": "walks dicts, lists and tuples by hand: right for every built-in container, but a registered "
+               "PyTree class (register_dataclass) is not one of them",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    def total(t):\n"
+            "        if isinstance(t, dict):\n"
+            "            return sum((total(v) for v in t.values()), jnp.float32(0.0))\n"
+            "        if isinstance(t, (list, tuple)):\n"
+            "            return sum((total(v) for v in t), jnp.float32(0.0))\n"
+            "        return jnp.sum(jnp.square(jnp.asarray(t, jnp.float32)))\n"
+            "    return jnp.sqrt(total(tree))\n")},
+        "fails": ["tree_l2_norm_correctness"],
+    },
     # ------------------------------------------------------------ sgd_step
     "sgd_step_mlp_layout_only": {
         "why": "rebuilds [{'W', 'b'}, ...] by hand: right for MLP parameters (so train_step works), fails on other trees",
