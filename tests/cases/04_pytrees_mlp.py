@@ -129,6 +129,15 @@ CASES = {
             "    return [{'W': p['W'] - lr * g['W'], 'b': p['b'] - lr * g['b']} for p, g in zip(params, grads)]\n")},
         "fails": ["sgd_step_correctness"],
     },
+    "sgd_step_lr_as_float32_array": {
+        "why": "turns lr into a float32 array first: right for float32 trees, but promotes float16 parameters "
+               "to float32 (a Python float is weakly typed and would not)",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    lr = jnp.asarray(lr, dtype=jnp.float32)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n")},
+        "fails": ["sgd_step_correctness"],
+    },
     "sgd_step_handwritten_recursion": {
         "why": "a hand-written recursion over dicts and lists forgets tuples (jax.tree.map knows every container)",
         "cells": {"sgd_step": (

@@ -157,6 +157,14 @@ CASES = {
             "    return jax.grad(f)(x) * v\n")},
         "fails": ["hvp_correctness"],
     },
+    "hvp_reverse_over_reverse_dot": {
+        "why": "grad of jnp.dot(grad f(x), v): a valid HVP for a vector x, but for a matrix x jnp.dot is a matrix "
+               "product, not a scalar, so jax.grad raises",
+        "cells": {"hvp": (
+            "def hvp(f, x, v):\n"
+            "    return jax.grad(lambda y: jnp.dot(jax.grad(f)(y), v))(x)\n")},
+        "fails": ["hvp_correctness"],
+    },
     # ------------------------------------------------------------ newton_minimize
     "newton_minimize_python_loop": {
         "why": "a Python for loop over the static num_steps: right values and jits, but unrolls into the jaxpr",
