@@ -5,6 +5,37 @@ exact set of graded test cells that must fail (every other graded cell still pas
 """
 
 CASES = {
+    # ------------------------------------------------------------ weighted_mean
+    "weighted_mean_no_conversion": {
+        "why": "computes on the arguments as given: right for arrays, but Python lists cannot be "
+               "multiplied (TypeError) and jnp refuses them",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    return jnp.sum(values * weights) / jnp.sum(weights)\n")},
+        "fails": ["weighted_mean_correctness_2"],
+    },
+    "weighted_mean_int_products": {
+        "why": "converts with jnp.asarray but keeps int32: the products of large ints overflow",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    v, w = jnp.asarray(values), jnp.asarray(weights)\n"
+            "    return jnp.sum(w * v) / jnp.sum(w)\n")},
+        "fails": ["weighted_mean_correctness_2"],
+    },
+    "weighted_mean_numpy_average": {
+        "why": "np.average: right values (as a NumPy float), but NumPy cannot take a tracer under jit",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    return np.average(values, weights=weights)\n")},
+        "fails": ["weighted_mean_jit"],
+    },
+    "weighted_mean_unnormalised": {
+        "why": "forgets to divide by the sum of the weights",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    return jnp.sum(jnp.asarray(values, jnp.float32) * jnp.asarray(weights, jnp.float32))\n")},
+        "fails": ["weighted_mean_correctness", "weighted_mean_correctness_2"],
+    },
     # ------------------------------------------------------------ split_and_sample
     "split_and_sample_split_twice": {
         "why": "splits the same key twice (once for new_key, once for the samples): right values, but "
@@ -115,7 +146,7 @@ CASES = {
         "cells": {"accumulate": (
             "def accumulate(x, idx, values):\n"
             "    return x.at[idx].set(x[idx] + values)\n")},
-        "fails": ["accumulate_correctness"],
+        "fails": ["accumulate_correctness", "accumulate_correctness_2"],
     },
     "accumulate_clip_mode": {
         "why": "mode='clip' moves indices past the end onto the last entry instead of dropping them",
@@ -135,6 +166,14 @@ CASES = {
             "            x = x.at[i].add(v)\n"
             "    return x\n")},
         "fails": ["accumulate_jit", "accumulate_retrace"],
+    },
+    "accumulate_one_hot_matmul": {
+        "why": "values @ one_hot(idx, n): repeats add up and indices past the end get an all-zero row, but "
+               "0 * inf is nan, so a non-finite value at an ignored index spreads nan over every entry",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    return x + values @ jax.nn.one_hot(idx, x.shape[0])\n")},
+        "fails": ["accumulate_correctness_2"],
     },
     # ------------------------------------------------------------ standardize_columns
     "standardize_columns_sample_std": {
@@ -158,6 +197,15 @@ CASES = {
             "    a = np.asarray(x)\n"
             "    return jnp.asarray((a - a.mean(axis=0)) / a.std(axis=0))\n")},
         "fails": ["standardize_columns_jit", "standardize_columns_retrace"],
+    },
+    "standardize_columns_one_pass_variance": {
+        "why": "variance as mean(x**2) - mean(x)**2: fine for small values, but when a column's mean is large "
+               "next to its spread the float32 difference has no correct digit left (or is negative: nan)",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    mean = x.mean(axis=0)\n"
+            "    return (x - mean) / jnp.sqrt((x ** 2).mean(axis=0) - mean ** 2)\n")},
+        "fails": ["standardize_columns_correctness"],
     },
     "standardize_columns_python_guard": {
         "why": "guards against constant columns with a Python if on traced values: "

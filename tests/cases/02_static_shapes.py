@@ -33,6 +33,38 @@ CASES = {
             "create_filled_jit = jax.jit(create_filled, static_argnums=1)\n")},
         "fails": ["create_filled_correctness"],
     },
+    "create_filled_list_literal": {
+        "why": "jnp.array([val] * length): right for every length but 0, where the empty list becomes a "
+               "float32 array whatever val's dtype",
+        "cells": {"create_filled": (
+            "def create_filled(val, length):\n"
+            "    return jnp.array([val] * length)\n"
+            "\n"
+            "create_filled_jit = jax.jit(create_filled, static_argnums=1)\n")},
+        "fails": ["create_filled_correctness"],
+    },
+    # ------------------------------------------------------------ flatten_features
+    "flatten_features_jnp_prod": {
+        "why": "the size computed with jnp.prod(jnp.array(shape)): a tracer under jit, and a float for a 1-D x",
+        "cells": {"flatten_features": (
+            "def flatten_features(x):\n"
+            "    return x.reshape(x.shape[0], jnp.prod(jnp.array(x.shape[1:])))\n")},
+        "fails": ["flatten_features_correctness", "flatten_features_jit"],
+    },
+    "flatten_features_minus_one": {
+        "why": "reshape(B, -1): right until the batch is empty, where -1 has no size to stand for",
+        "cells": {"flatten_features": (
+            "def flatten_features(x):\n"
+            "    return x.reshape(x.shape[0], -1)\n")},
+        "fails": ["flatten_features_correctness"],
+    },
+    "flatten_features_np_prod_float": {
+        "why": "np.prod of the trailing shape: fine under jit, but np.prod(()) is the float 1.0, not a size",
+        "cells": {"flatten_features": (
+            "def flatten_features(x):\n"
+            "    return x.reshape(x.shape[0], np.prod(x.shape[1:]))\n")},
+        "fails": ["flatten_features_correctness"],
+    },
     # ------------------------------------------------------------ mask_tensor
     "mask_tensor_boolean_index": {
         "why": "x.at[mask].set(...) has a value-dependent shape under jit",

@@ -221,4 +221,15 @@ CASES = {
             "    return jnp.concatenate([x[:1], rest], axis=0)\n")},
         "fails": ["ema_correctness"],
     },
+    "ema_iterator_in_fori_loop": {
+        "why": "the trap of the iterator demo: next(rows) runs once, while the body is traced, so every "
+               "step reuses x[0]; it jits and holds a scan, only the values are wrong",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    rows = iter(x)\n"
+            "    def body(t, y):\n"
+            "        return y.at[t].set(alpha * next(rows) + (1 - alpha) * y[t - 1])\n"
+            "    return lax.fori_loop(1, x.shape[0], body, x)\n")},
+        "fails": ["ema_correctness"],
+    },
 }

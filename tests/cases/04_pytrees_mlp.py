@@ -107,12 +107,35 @@ CASES = {
             "    return sum(jnp.sqrt(jnp.sum(jnp.square(leaf))) for leaf in jax.tree.leaves(tree))\n")},
         "fails": ["tree_l2_norm_correctness"],
     },
+    "tree_l2_norm_handwritten_recursion": {
+        "why": "walks dicts, lists and tuples by hand: right for every built-in container, but a registered "
+               "PyTree class (register_dataclass) is not one of them",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    def total(t):\n"
+            "        if isinstance(t, dict):\n"
+            "            return sum((total(v) for v in t.values()), jnp.float32(0.0))\n"
+            "        if isinstance(t, (list, tuple)):\n"
+            "            return sum((total(v) for v in t), jnp.float32(0.0))\n"
+            "        return jnp.sum(jnp.square(jnp.asarray(t, jnp.float32)))\n"
+            "    return jnp.sqrt(total(tree))\n")},
+        "fails": ["tree_l2_norm_correctness"],
+    },
     # ------------------------------------------------------------ sgd_step
     "sgd_step_mlp_layout_only": {
         "why": "rebuilds [{'W', 'b'}, ...] by hand: right for MLP parameters (so train_step works), fails on other trees",
         "cells": {"sgd_step": (
             "def sgd_step(params, grads, lr):\n"
             "    return [{'W': p['W'] - lr * g['W'], 'b': p['b'] - lr * g['b']} for p, g in zip(params, grads)]\n")},
+        "fails": ["sgd_step_correctness"],
+    },
+    "sgd_step_lr_as_float32_array": {
+        "why": "turns lr into a float32 array first: right for float32 trees, but promotes float16 parameters "
+               "to float32 (a Python float is weakly typed and would not)",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    lr = jnp.asarray(lr, dtype=jnp.float32)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n")},
         "fails": ["sgd_step_correctness"],
     },
     "sgd_step_handwritten_recursion": {

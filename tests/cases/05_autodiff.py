@@ -121,18 +121,19 @@ CASES = {
     },
     # ------------------------------------------------------------ hvp
     "hvp_full_hessian": {
-        "why": "jax.hessian(f)(x) @ v: right values, but builds the n x n Hessian",
+        "why": "jax.hessian(f)(x) @ v: right values for a vector x, but builds the n x n Hessian (and for a "
+               "matrix x the Hessian has four axes, so `@ v` is not the product)",
         "cells": {"hvp": (
             "def hvp(f, x, v):\n"
             "    return jax.hessian(f)(x) @ v\n")},
-        "fails": ["hvp_structure"],
+        "fails": ["hvp_correctness", "hvp_structure"],
     },
     "hvp_jacfwd_of_grad": {
-        "why": "jax.jacfwd(jax.grad(f))(x) @ v: the Hessian again, by another name",
+        "why": "jax.jacfwd(jax.grad(f))(x) @ v: the Hessian again, by another name (four axes for a matrix x)",
         "cells": {"hvp": (
             "def hvp(f, x, v):\n"
             "    return jax.jacfwd(jax.grad(f))(x) @ v\n")},
-        "fails": ["hvp_structure"],
+        "fails": ["hvp_correctness", "hvp_structure"],
     },
     "hvp_jvp_without_tuples": {
         "why": "jax.jvp(jax.grad(f), x, v): primals and tangents must be tuples, so it raises TypeError",
@@ -155,6 +156,14 @@ CASES = {
         "cells": {"hvp": (
             "def hvp(f, x, v):\n"
             "    return jax.grad(f)(x) * v\n")},
+        "fails": ["hvp_correctness"],
+    },
+    "hvp_reverse_over_reverse_dot": {
+        "why": "grad of jnp.dot(grad f(x), v): a valid HVP for a vector x, but for a matrix x jnp.dot is a matrix "
+               "product, not a scalar, so jax.grad raises",
+        "cells": {"hvp": (
+            "def hvp(f, x, v):\n"
+            "    return jax.grad(lambda y: jnp.dot(jax.grad(f)(y), v))(x)\n")},
         "fails": ["hvp_correctness"],
     },
     # ------------------------------------------------------------ newton_minimize
