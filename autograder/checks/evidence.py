@@ -13,7 +13,9 @@ from __future__ import annotations
 import contextlib
 import io
 import logging
+import math
 import threading
+import time
 
 import jax
 import numpy as np
@@ -29,6 +31,7 @@ _jit = jax.jit
 _clear_caches = jax.clear_caches
 _block = jax.block_until_ready
 _tree_leaves = tree_util.tree_leaves
+_perf_counter = time.perf_counter
 _TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -42,7 +45,7 @@ def _on_event(event, duration, **kwargs):
         return
     name = kwargs.get("fun_name", "")
     for counter in _active_counters:
-        if event == _TRACE_EVENT and name == counter["name"]:
+        if event == _TRACE_EVENT and counter["name"] in (name, "*"):  # "*": every function
             counter["traces"] += 1
         elif event == _COMPILE_EVENT and name in (counter["name"], f"jit({counter['name']})"):
             counter["compiles"] += 1
@@ -237,3 +240,91 @@ def leaves_unchanged(fn, args, kwargs=None):
     changed = [i for i, (b, leaf) in enumerate(zip(before, _tree_leaves(args)))
                if not np.array_equal(b, np.asarray(leaf), equal_nan=True)]
     return {"ok": True, "changed": changed}
+
+
+# ---------------------------------------------------------------- run time against a reference
+# A program this much larger than the reference's (and at least this many equations) is an
+# unrolled Python loop; XLA may need minutes to compile it, so it is reported, not timed.
+UNROLLED_RATIO = 20
+UNROLLED_MIN_EQNS = 2000
+
+
+def _timed_sample(call, k):
+    """Mean seconds per call over `k` back-to-back calls (dispatch is asynchronous: block once)."""
+    start = _perf_counter()
+    out = None
+    for _ in range(k):
+        out = call()
+    _block(out)
+    return (_perf_counter() - start) / k
+
+
+def time_against(fn, reference, args, factor, static_argnums=(), target_sample_s=0.025,
+                 min_rounds=3, max_rounds=11, budget_s=4.0):
+    """Compiled run time of `fn` against `reference` on the same `args`, in this process.
+
+    Both are jitted (a student function already jitted keeps its own jit) and traced (jaxpr
+    summaries, for the diagnosis), called once to compile, then timed in alternating rounds
+    (student first on even rounds, reference first on odd ones) so that a change of load on a
+    shared machine hits both alike. Each sample averages enough calls to last about
+    `target_sample_s`. Rounds stop once every paired ratio lies far from `factor` on the same side
+    (after `min_rounds`), after `budget_s` (after 5 rounds), or at `max_rounds`. Returns plain
+    data; `check.assert_runtime_within` takes the verdict (the median paired ratio vs `factor`).
+    Caches are kept (unlike the other probes): a warm cache only shortens the untimed first call.
+    """
+    static_argnums = tuple(static_argnums)
+    jitted = {"reference": _jit(reference, static_argnums=static_argnums),
+              "student": _jitted(fn, static_argnums)}
+    out: dict = {"ok": True, "not_timed": None, "summary": {}, "trace_s": {}}
+    for who in ("reference", "student"):
+        start = _perf_counter()
+        try:
+            traced = jitted[who].trace(*args)
+        except Exception as exc:
+            if who == "reference":
+                raise
+            return {"ok": False, "error": describe_exception(exc)}
+        out["trace_s"][who] = _perf_counter() - start
+        out["summary"][who] = summarise_jaxpr(traced.jaxpr.jaxpr)
+    if out["summary"]["student"]["eqns"] > max(UNROLLED_RATIO * out["summary"]["reference"]["eqns"],
+                                              UNROLLED_MIN_EQNS):
+        out["not_timed"] = "unrolled"
+        return out
+
+    calls = {who: (lambda f=f: f(*args)) for who, f in jitted.items()}
+    first_call_s = {}
+    try:
+        for who in ("reference", "student"):
+            start = _perf_counter()
+            _block(calls[who]())
+            first_call_s[who] = _perf_counter() - start
+    except Exception as exc:
+        if who == "reference":
+            raise
+        return {"ok": False, "error": describe_exception(exc)}
+    per_sample = {who: max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
+                  for who, call in calls.items()}
+    samples: dict = {"student": [], "reference": []}
+    ratios: list = []
+    counter = {"name": "*", "traces": 0, "compiles": 0}   # traces of any function while timing
+    with _listener_lock:
+        _active_counters.append(counter)
+    started = _perf_counter()
+    try:
+        for i in range(max_rounds):
+            order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
+            got = {who: _timed_sample(calls[who], per_sample[who]) for who in order}
+            for who in order:
+                samples[who].append(got[who])
+            ratios.append(got["student"] / max(got["reference"], 1e-9))
+            clear = len(ratios) >= min_rounds and (min(ratios) > 2 * factor or max(ratios) < factor / 2)
+            if clear or (len(ratios) >= 5 and _perf_counter() - started > budget_s):
+                break
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    finally:
+        with _listener_lock:
+            _active_counters.remove(counter)
+    out.update(first_call_s=first_call_s, samples=samples, ratios=ratios, calls_per_sample=per_sample,
+               traces_while_timed=counter["traces"])
+    return out
