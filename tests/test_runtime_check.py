@@ -13,6 +13,7 @@ import re
 
 import jax.numpy as jnp
 import pytest
+from jax import lax
 
 from autograder import check
 from autograder.course import Assignment
@@ -36,6 +37,14 @@ def with_outer_product(x):
 def unrolled(x):
     for _ in range(2500):
         x = x + 1.0
+    return x
+
+def while_loop_squares(x, n):
+    return lax.while_loop(lambda c: c[0] < n, lambda c: (c[0] + 1, c[1] * c[1]), (0, x))[1]
+
+def unrolled_squares(x, n):
+    for _ in range(n):
+        x = x * x
     return x
 
 def python_if(x):
@@ -66,9 +75,10 @@ rejits = RejitsEveryCall(same_work)
 
 
 # defined as a test cell defines it (in `__main__`), so that it travels to the worker by value
-_ns = {"__name__": "__main__", "jnp": jnp}
+_ns = {"__name__": "__main__", "jnp": jnp, "lax": lax}
 exec("def reference(x):\n    return jnp.sin(x) * 2.0\n", _ns)
-reference = _ns["reference"]
+exec("def loop_reference(x, n):\n    return lax.fori_loop(0, n, lambda i, y: y * y, x)\n", _ns)
+reference, loop_reference = _ns["reference"], _ns["loop_reference"]
 
 
 X = jnp.linspace(-3.0, 3.0, 100_000)
@@ -141,4 +151,35 @@ def test_retrace_per_call_is_named(fns):
 
 def test_a_function_that_does_not_compile_fails_with_the_jit_diagnosis(fns):
     msg = verdict(fns["python_if"], X_SMALL)
-    assert "could not compile and run it: TracerBoolConversionError" in msg, msg
+    assert "could not compile it: TracerBoolConversionError" in msg, msg
+
+
+# ------------------------------------------------------------------ compile time
+def compile_verdict(fn, factor=3):
+    try:
+        check.assert_compile_time_within(fn, loop_reference, (jnp.ones(100), 1000), factor,
+                                         static_argnums=(1,))
+    except AssertionError as exc:
+        return str(exc)
+    return "passed"
+
+
+def test_compile_time_of_a_compiled_loop_passes_and_an_unrolled_one_fails(fns):
+    assert compile_verdict(fns["while_loop_squares"]) == "passed"
+    msg = compile_verdict(fns["unrolled_squares"])
+    assert re.search(r"failed: [\d.]+ m?s to trace and compile vs the reference's [\d.]+ m?s: [\d.]+x, budget 3x",
+                     msg), msg
+    assert "cause: an unrolled loop: the program has 1000 equations" in msg, msg
+
+
+# ------------------------------------------------------------------ assert_jittable(transform=)
+def test_jittable_with_a_transform_jits_the_transformed_function(fns):
+    import jax
+    check.assert_jittable(fns["same_work"], jnp.float32(0.5), transform=jax.grad)
+    msg = ""
+    try:
+        check.assert_jittable(fns["python_if"], jnp.ones(3), what="jax.grad(python_if)",
+                              transform=lambda f: jax.grad(lambda x: f(x).sum()))
+    except AssertionError as exc:
+        msg = str(exc)
+    assert msg.startswith("[check] jax.jit(jax.grad(python_if)) failed: TracerBoolConversionError"), msg

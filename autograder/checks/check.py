@@ -25,7 +25,8 @@ __all__ = [
     "assert_close", "assert_equal", "assert_raises", "assert_jittable", "assert_max_traces",
     "assert_has_primitive", "assert_cond_branches", "assert_not_unrolled",
     "assert_no_large_intermediate", "assert_prints", "assert_no_key_reuse",
-    "assert_inputs_unchanged", "assert_runtime_within", "gather", "fail",
+    "assert_inputs_unchanged", "assert_runtime_within", "assert_compile_time_within",
+    "gather", "fail",
 ]
 
 # Set by the CLI to the backend the student's code runs on; tolerances loosen off-CPU where
@@ -176,10 +177,16 @@ def _static_text(static_argnums, static_argnames):
     return (", " + ", ".join(parts)) if parts else ""
 
 
-def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None, **kwargs):
-    """`jax.jit(fn)` traces and runs on `args` (the student's own jit if `fn` is already jitted)."""
+def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None, transform=None, **kwargs):
+    """`jax.jit(fn)` traces and runs on `args` (the student's own jit if `fn` is already jitted).
+
+    With `transform` (e.g. `jax.grad`), `jax.jit(transform(fn))` instead, built where `fn` lives;
+    `what` then names the transformed function (e.g. `"jax.grad(safe_norm)"`)."""
     name = getattr(fn, "__name__", "the function")
-    result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames))
+    if transform is not None:
+        name, what = what or f"{getattr(transform, '__name__', 'transform')}({name})", None
+    result = gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums), tuple(static_argnames),
+                    transform)
     if not result["ok"]:
         on = f" on {what}" if what and what != name else ""
         raise AssertionError(f"[check] jax.jit({name}{_static_text(static_argnums, static_argnames)}){on} "
@@ -394,22 +401,15 @@ def _slow_cause(result: dict) -> tuple[str, str]:
             "`jax.make_jaxpr`)", "look for repeated or redundant work in the function")
 
 
-def assert_runtime_within(fn, reference, args, factor, *, static_argnums=(), what=None, fix=None):
-    """Compiled run time of `fn` on `args` is at most `factor` times the `reference`'s.
-
-    Both are compiled and warmed up, then timed in alternating rounds in the same process (where
-    the student's code runs), and the verdict is the median of the paired ratios, so a change of
-    load on a busy machine slows both sides alike. The message states both times, the ratio, the
-    budget and the likely cause (a retrace per call, an extra intermediate, an unfused loop).
-    A program 20 times the size of the reference's (an unrolled loop) is not compiled at all.
-    """
+def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix):
     name = getattr(fn, "__name__", "the function")
     on = f" on {what}" if what else ""
-    title = f"run time of jax.jit({name}{_static_text(static_argnums, ())}){on}"
+    measured = "run time" if phase == "run" else "compile time"
+    title = f"{measured} of jax.jit({name}{_static_text(static_argnums, ())}){on}"
     result = gather(evidence.time_against, fn, reference, tuple(args), float(factor),
-                    tuple(static_argnums))
+                    tuple(static_argnums), phase)
     if not result["ok"]:
-        raise AssertionError(f"[check] {title} failed: could not compile and run it: "
+        raise AssertionError(f"[check] {title} failed: could not compile it: "
                              f"{format_failure(result['error'])}")
     mine, ref = result["summary"]["student"], result["summary"]["reference"]
     if result["not_timed"] == "unrolled":
@@ -424,8 +424,43 @@ def assert_runtime_within(fn, reference, args, factor, *, static_argnums=(), wha
         return
     t_mine = float(np.median(result["samples"]["student"]))
     t_ref = float(np.median(result["samples"]["reference"]))
-    cause, default_fix = _slow_cause(result)
-    _fail(title, f"{_seconds_text(t_mine)} per call vs the reference's {_seconds_text(t_ref)}: "
-          f"{ratio:.3g}x, budget {factor:g}x (median of {len(ratios)} rounds timed alternately; the first "
-          f"call, compile included, took {_seconds_text(result['first_call_s']['student'])} vs "
-          f"{_seconds_text(result['first_call_s']['reference'])})", cause, fix or default_fix)
+    if phase == "run":
+        text = (f"{_seconds_text(t_mine)} per call vs the reference's {_seconds_text(t_ref)}: {ratio:.3g}x, "
+                f"budget {factor:g}x (median of {len(ratios)} rounds timed alternately; the first call, "
+                f"compile included, took {_seconds_text(result['first_call_s']['student'])} vs "
+                f"{_seconds_text(result['first_call_s']['reference'])})")
+        cause, default_fix = _slow_cause(result)
+    else:
+        text = (f"{_seconds_text(t_mine)} to trace and compile vs the reference's {_seconds_text(t_ref)}: "
+                f"{ratio:.3g}x, budget {factor:g}x (median of {len(ratios)} rounds compiled alternately)")
+        cause, default_fix = _slow_compile_cause(mine, ref)
+    _fail(title, text, cause, fix or default_fix)
+
+
+def _slow_compile_cause(mine: dict, ref: dict) -> tuple[str, str]:
+    if mine["eqns"] >= 3 * max(ref["eqns"], 1):
+        return (f"an unrolled loop: the program has {mine['eqns']} equations where the reference has "
+                f"{ref['eqns']}, and XLA optimises each one separately",
+                "loop with `lax.fori_loop`/`lax.scan`: the body is traced and compiled once")
+    return (f"an operation that grows when compiled: the jaxpr has only {mine['eqns']} equations "
+            f"({_prims_text(mine)}), but XLA expands one of them into many (e.g. an integer power "
+            "with a huge exponent becomes one multiplication per bit)",
+            "keep the repetition in a `lax` loop, whose body compiles once")
+
+
+def assert_runtime_within(fn, reference, args, factor, *, static_argnums=(), what=None, fix=None):
+    """Compiled run time of `fn` on `args` is at most `factor` times the `reference`'s.
+
+    Both are compiled and warmed up, then timed in alternating rounds in the same process (where
+    the student's code runs); the verdict is the median of the paired ratios, so a change of load
+    on a busy machine slows both sides alike. The message states both times, the ratio, the budget
+    and the likely cause (a retrace per call, an extra intermediate, an unfused loop). A program
+    20 times the size of the reference's (an unrolled loop) is reported without being compiled.
+    """
+    _timed_against(fn, reference, args, factor, "run", static_argnums, what, fix)
+
+
+def assert_compile_time_within(fn, reference, args, factor, *, static_argnums=(), what=None, fix=None):
+    """Time to trace and compile `jax.jit(fn)` on `args` is at most `factor` times the reference's
+    (from cold caches, compiled alternately with the reference; median of the paired ratios)."""
+    _timed_against(fn, reference, args, factor, "compile", static_argnums, what, fix)

@@ -110,11 +110,13 @@ def _summarise_miss(text: str) -> str:
 
 
 # ---------------------------------------------------------------- probes
-def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
-    """Trace and run `jax.jit(fn)` once. Returns {'ok': True} or {'ok': False, 'error': ...}."""
+def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transform=None):
+    """Trace and run `jax.jit(fn)` once, or `jax.jit(transform(fn))` (e.g. `transform=jax.grad`).
+    Returns {'ok': True} or {'ok': False, 'error': ...}."""
     _clear_caches()
     try:
-        _block(_jitted(fn, static_argnums, static_argnames)(*args, **(kwargs or {})))
+        target = fn if transform is None else transform(fn)
+        _block(_jitted(target, static_argnums, static_argnames)(*args, **(kwargs or {})))
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(exc)}
     return {"ok": True}
@@ -259,23 +261,33 @@ def _timed_sample(call, k):
     return (_perf_counter() - start) / k
 
 
-def time_against(fn, reference, args, factor, static_argnums=(), target_sample_s=0.025,
+def _compile_seconds(jitted, args):
+    """Trace, lower and compile from cold caches (nothing runs)."""
+    _clear_caches()
+    start = _perf_counter()
+    jitted.lower(*args).compile()
+    return _perf_counter() - start
+
+
+def time_against(fn, reference, args, factor, static_argnums=(), phase="run", target_sample_s=0.025,
                  min_rounds=3, max_rounds=11, budget_s=4.0):
-    """Compiled run time of `fn` against `reference` on the same `args`, in this process.
+    """Time of `fn` against `reference` on the same `args`, in this process: the compiled run time
+    (`phase="run"`) or the time to trace and compile (`phase="compile"`).
 
     Both are jitted (a student function already jitted keeps its own jit) and traced (jaxpr
-    summaries, for the diagnosis), called once to compile, then timed in alternating rounds
-    (student first on even rounds, reference first on odd ones) so that a change of load on a
-    shared machine hits both alike. Each sample averages enough calls to last about
-    `target_sample_s`. Rounds stop once every paired ratio lies far from `factor` on the same side
-    (after `min_rounds`), after `budget_s` (after 5 rounds), or at `max_rounds`. Returns plain
-    data; `check.assert_runtime_within` takes the verdict (the median paired ratio vs `factor`).
-    Caches are kept (unlike the other probes): a warm cache only shortens the untimed first call.
+    summaries, for the diagnosis); for run time, each is called once to compile. Then they are
+    timed in alternating rounds (student first on even rounds, reference first on odd ones), so
+    that a change of load on a shared machine hits both alike; a run-time sample averages enough
+    calls to last about `target_sample_s`. Rounds stop once every paired ratio lies far from
+    `factor` on the same side (after `min_rounds`), after `budget_s` (after 5 rounds), or at
+    `max_rounds`. Returns plain data; the check takes the verdict (median paired ratio vs `factor`).
+    Run-time caches are kept (unlike the other probes): a warm cache only shortens the untimed
+    first call.
     """
     static_argnums = tuple(static_argnums)
     jitted = {"reference": _jit(reference, static_argnums=static_argnums),
               "student": _jitted(fn, static_argnums)}
-    out: dict = {"ok": True, "not_timed": None, "summary": {}, "trace_s": {}}
+    out: dict = {"ok": True, "phase": phase, "not_timed": None, "summary": {}, "trace_s": {}}
     for who in ("reference", "student"):
         start = _perf_counter()
         try:
@@ -291,19 +303,25 @@ def time_against(fn, reference, args, factor, static_argnums=(), target_sample_s
         out["not_timed"] = "unrolled"
         return out
 
-    calls = {who: (lambda f=f: f(*args)) for who, f in jitted.items()}
-    first_call_s = {}
-    try:
-        for who in ("reference", "student"):
-            start = _perf_counter()
-            _block(calls[who]())
-            first_call_s[who] = _perf_counter() - start
-    except Exception as exc:
-        if who == "reference":
-            raise
-        return {"ok": False, "error": describe_exception(exc)}
-    per_sample = {who: max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
-                  for who, call in calls.items()}
+    if phase == "compile":
+        measure = {who: (lambda j=j: _compile_seconds(j, args)) for who, j in jitted.items()}
+    else:
+        calls = {who: (lambda j=j: j(*args)) for who, j in jitted.items()}
+        out["first_call_s"] = {}
+        who = "reference"
+        try:
+            for who in ("reference", "student"):
+                start = _perf_counter()
+                _block(calls[who]())
+                out["first_call_s"][who] = _perf_counter() - start
+        except Exception as exc:
+            if who == "reference":
+                raise
+            return {"ok": False, "error": describe_exception(exc)}
+        per_sample = {who: max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
+                      for who, call in calls.items()}
+        measure = {who: (lambda c=c, k=per_sample[who]: _timed_sample(c, k)) for who, c in calls.items()}
+        out["calls_per_sample"] = per_sample
     samples: dict = {"student": [], "reference": []}
     ratios: list = []
     counter = {"name": "*", "traces": 0, "compiles": 0}   # traces of any function while timing
@@ -313,7 +331,7 @@ def time_against(fn, reference, args, factor, static_argnums=(), target_sample_s
     try:
         for i in range(max_rounds):
             order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
-            got = {who: _timed_sample(calls[who], per_sample[who]) for who in order}
+            got = {who: measure[who]() for who in order}
             for who in order:
                 samples[who].append(got[who])
             ratios.append(got["student"] / max(got["reference"], 1e-9))
@@ -325,6 +343,6 @@ def time_against(fn, reference, args, factor, static_argnums=(), target_sample_s
     finally:
         with _listener_lock:
             _active_counters.remove(counter)
-    out.update(first_call_s=first_call_s, samples=samples, ratios=ratios, calls_per_sample=per_sample,
-               traces_while_timed=counter["traces"])
+    out.update(samples=samples, ratios=ratios,
+               traces_while_timed=counter["traces"] if phase == "run" else 0)
     return out
