@@ -442,7 +442,8 @@ def _slow_compile_cause(mine: dict, ref: dict) -> tuple[str, str]:
         return (f"an unrolled loop: the program has {mine['eqns']} equations where the reference has "
                 f"{ref['eqns']}, and XLA optimises each one separately",
                 "loop with `lax.fori_loop`/`lax.scan`: the body is traced and compiled once")
-    return (f"an operation that grows when compiled: the jaxpr has only {mine['eqns']} equations "
+    return (f"an operation that grows when compiled: the jaxpr has only {mine['eqns']} "
+            f"equation{'s' if mine['eqns'] != 1 else ''} "
             f"({_prims_text(mine)}), but XLA expands one of them into many (e.g. an integer power "
             "with a huge exponent becomes one multiplication per bit)",
             "keep the repetition in a `lax` loop, whose body compiles once")

@@ -35,6 +35,14 @@ _RULES = [
     ("ConcretizationTypeError", None,
      "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
      "stay in `jnp` (no `float()`/`.item()`); print with `jax.debug.print`; make true constants static"),
+    ("UnexpectedTracerError", r"nondiff_argnums",
+     "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
+     "keep array arguments differentiable; return a zero (or `None`) cotangent for them from `bwd`"),
+    ("TypeError", r"Custom VJP bwd rule must produce",
+     "the custom_vjp backward rule returned a different number or structure of cotangents than the "
+     "function has inputs",
+     "return a tuple from `bwd` with one cotangent per input, in order (zeros or `None` for inputs "
+     "without a gradient)"),
     ("UnexpectedTracerError", None,
      "a tracer escaped its trace (stored in a global, a list or an object, then used later)",
      "return values instead of storing them; keep the function pure"),
