@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo release bench contract clean
+.PHONY: test demo release bench contract selftest clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ test: $(STAMP)
 
 demo: $(STAMP)
 	$(PY) -m autograder.outputs.demo
+
+# What a lab admin runs on a new GPU/TPU image (docs/LABS.md): expected verdicts on this JAX backend.
+selftest: $(STAMP)
+	$(PY) -m autograder.cli selftest $(if $(ASSIGNMENTS),$(foreach a,$(ASSIGNMENTS),--assignment $(a)))
 
 release: $(STAMP)
 	$(PY) -m autograder.course.release

@@ -3,6 +3,8 @@
     autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
     autograder check NOTEBOOK                 (students: the notebook's visible tests only)
     autograder student-kit --out DIR          (instructors: what students get)
+    autograder selftest [--assignment A]      (lab admins: expected verdicts on this machine's JAX)
+    autograder export gradescope A --out F.zip | prairielearn A --out DIR   (grading platforms)
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -42,6 +44,27 @@ def _parser():
                                            "library, pinned requirements, a README")
     k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")
     k.add_argument("--course-root", type=Path)
+    st = sub.add_parser("selftest", help="grade reference solutions and known-wrong submissions on "
+                                         "this machine's JAX backend and compare with the expected verdicts")
+    st.add_argument("--assignment", action="append", help="only this assignment (repeatable)")
+    st.add_argument("--course-root", type=Path)
+    st.add_argument("--jobs", type=int, default=None, help="notebooks graded in parallel")
+    ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
+    exs = ex.add_subparsers(dest="platform", required=True)
+    for platform, out_help in (("gradescope", "the autograder zip to write"),
+                               ("prairielearn", "the question folder to create (new or empty)")):
+        e = exs.add_parser(platform, help=f"a {platform} package (see the README)")
+        e.add_argument("assignment")
+        e.add_argument("--out", type=Path, required=True, help=out_help)
+        e.add_argument("--course-root", type=Path)
+        e.add_argument("--deadline", type=float, default=480.0,
+                       help="seconds by which the package always answers (platform limit: 600 by default)")
+        e.add_argument("--cell-timeout", type=float, default=20.0, help="seconds per solution cell")
+        e.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
+        e.add_argument("--memory-mb", type=int, default=4096, help="address-space cap of the student's process")
+        if platform == "prairielearn":
+            e.add_argument("--image", default="", help="grading image name for info.json "
+                                                       "(default: jax-course-grader:<version>)")
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
@@ -60,10 +83,15 @@ def main(argv=None) -> int:
     if args.command == "release":
         from .course.release import main as release_main
         return release_main(args.course_root, check_only=args.check)
+    if args.command == "export":
+        return _export(args)
     if args.command == "student-kit":
         from .outputs.student_kit import main as kit_main
         return kit_main(args.out, args.course_root)
     _isolate_jax_for_grader()
+    if args.command == "selftest":
+        from .outputs.selftest import main as selftest_main
+        return selftest_main(args.assignment, args.course_root, args.jobs)
     if args.command == "check":
         return _check(args)
     from .course.layout import Course
@@ -91,6 +119,29 @@ def main(argv=None) -> int:
     if not args.quiet:
         print_table([r for r in results if r["exercises"]])
     return 2 if unusable else 0
+
+
+def _export(args) -> int:
+    """`autograder export gradescope|prairielearn`: 0 when written, 2 with a one-line error."""
+    from .course.layout import Course
+    from .course.notebook import NotebookError
+    from .outputs import bundle
+    from .sandbox.process import Limits
+
+    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout, memory_mb=args.memory_mb)
+    course = Course(args.course_root)
+    try:
+        if args.platform == "gradescope":
+            from .outputs.gradescope import build
+            out = build(course, args.assignment, args.out, args.deadline, limits)
+        else:
+            from .outputs.prairielearn import build
+            out = build(course, args.assignment, args.out, args.image, args.deadline, limits=limits)
+    except (NotebookError, bundle.BundleError) as exc:
+        print(f"autograder: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {out}")
+    return 0
 
 
 def _check(args) -> int:

@@ -62,12 +62,10 @@ def submission_from_source(course, assignment: str, replacements: dict[str, str]
 
 
 def load_cases(assignment: str) -> dict:
-    path = ROOT / "tests" / "cases" / f"{assignment}.py"
-    if not path.exists():
-        return {}
-    ns: dict = {}
-    exec(compile(path.read_text(), str(path), "exec"), ns)
-    return ns["CASES"]
+    """tests/cases/<assignment>.py's CASES (read by the package: `autograder selftest` uses them too)."""
+    from autograder.course import Course
+    from autograder.outputs.selftest import load_cases as load
+    return load(Course(ROOT), assignment)
 
 
 TOY_SOLUTION = "def double(x):\n    ### BEGIN SOLUTION\n    return 2.0 * x\n    ### END SOLUTION\n"
