@@ -36,6 +36,12 @@ WROTE = {
         "06_tracing_and_purity": {
             "debug_mean": "def debug_mean(x):\n    m = jnp.mean(x)\n    print(f'mean={m}')\n    return m\n",
         },
+        "08_numerics_and_performance": {
+            "safe_norm": ("def safe_norm(x):\n    sq = jnp.sum(x * x)\n"
+                          "    return jnp.where(sq > 0, jnp.sqrt(sq), 0.0)\n"),
+            "pairwise_sq_dists": ("def pairwise_sq_dists(x, y):\n"
+                                  "    return jnp.sum((x[:, None, :] - y[None, :, :]) ** 2, axis=-1)\n"),
+        },
     },
     # Cal gets a value wrong and writes a loop that never ends.
     "cal": {
@@ -54,6 +60,9 @@ WROTE = {
         "05_autodiff": {
             "second_derivative": ("def second_derivative(f):\n    h = 1e-2\n"
                                   "    return lambda x: (f(x + h) - 2 * f(x) + f(x - h)) / h ** 2\n"),
+        },
+        "08_numerics_and_performance": {
+            "stable_logsumexp": "def stable_logsumexp(x):\n    return jnp.log(jnp.sum(jnp.exp(x), axis=-1))\n",
         },
     },
 }

@@ -551,6 +551,14 @@ RULES: list[Rule] = [
     Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
+    Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),
+         "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
+         "keep array arguments differentiable; return a zero (or `None`) cotangent for them from `bwd`"),
+    Rule("vjp-bwd-structure", lambda f: f.is_("TypeError") and f.says(r"Custom VJP bwd rule must produce"),
+         "the custom_vjp backward rule returned a different number or structure of cotangents than the "
+         "function has inputs",
+         "return a tuple from `bwd` with one cotangent per input, in order (zeros or `None` for inputs "
+         "without a gradient)"),
     Rule("leaked-tracer", lambda f: f.is_("UnexpectedTracerError"),
          lambda f: ("a traced value escaped its trace: "
                     + (f"`{f.desc['where']['function']}` stores it outside the function "

@@ -15,9 +15,11 @@ import inspect
 import io
 import linecache
 import logging
+import math
 import os
 import re
 import threading
+import time
 
 import jax
 import numpy as np
@@ -33,6 +35,7 @@ _jit = jax.jit
 _clear_caches = jax.clear_caches
 _block = jax.block_until_ready
 _tree_leaves = tree_util.tree_leaves
+_perf_counter = time.perf_counter
 _TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
@@ -46,7 +49,7 @@ def _on_event(event, duration, **kwargs):
         return
     name = kwargs.get("fun_name", "")
     for counter in _active_counters:
-        if event == _TRACE_EVENT and name == counter["name"]:
+        if event == _TRACE_EVENT and counter["name"] in (name, "*"):  # "*": every function
             counter["traces"] += 1
         elif event == _COMPILE_EVENT and name in (counter["name"], f"jit({counter['name']})"):
             counter["compiles"] += 1
@@ -319,11 +322,13 @@ def _retrace_change(signatures, names, i) -> dict | None:
 
 
 # ---------------------------------------------------------------- probes
-def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
-    """Trace and run `jax.jit(fn)` once. Returns {'ok': True} or {'ok': False, 'error': ...}."""
+def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transform=None):
+    """Trace and run `jax.jit(fn)` once, or `jax.jit(transform(fn))` (e.g. `transform=jax.grad`).
+    Returns {'ok': True} or {'ok': False, 'error': ...}."""
     _clear_caches()
     try:
-        _block(_jitted(fn, static_argnums, static_argnames)(*args, **(kwargs or {})))
+        target = fn if transform is None else transform(fn)
+        _block(_jitted(target, static_argnums, static_argnames)(*args, **(kwargs or {})))
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(
             exc, call_context(fn, args, kwargs, static_argnums, static_argnames))}
@@ -469,3 +474,107 @@ def leaves_unchanged(fn, args, kwargs=None):
     changed = [i for i, (b, leaf) in enumerate(zip(before, _tree_leaves(args)))
                if not np.array_equal(b, np.asarray(leaf), equal_nan=True)]
     return {"ok": True, "changed": changed}
+
+
+# ---------------------------------------------------------------- run time against a reference
+# A program this much larger than the reference's (and at least this many equations) is an
+# unrolled Python loop; XLA may need minutes to compile it, so it is reported, not timed.
+UNROLLED_RATIO = 20
+UNROLLED_MIN_EQNS = 2000
+
+
+def _timed_sample(call, k):
+    """Mean seconds per call over `k` back-to-back calls (dispatch is asynchronous: block once)."""
+    start = _perf_counter()
+    out = None
+    for _ in range(k):
+        out = call()
+    _block(out)
+    return (_perf_counter() - start) / k
+
+
+def _compile_seconds(jitted, args):
+    """Trace, lower and compile from cold caches (nothing runs)."""
+    _clear_caches()
+    start = _perf_counter()
+    jitted.lower(*args).compile()
+    return _perf_counter() - start
+
+
+def time_against(fn, reference, args, factor, static_argnums=(), phase="run", target_sample_s=0.025,
+                 min_rounds=3, max_rounds=11, budget_s=4.0):
+    """Time of `fn` against `reference` on the same `args`, in this process: the compiled run time
+    (`phase="run"`) or the time to trace and compile (`phase="compile"`).
+
+    Both are jitted (a student function already jitted keeps its own jit) and traced (jaxpr
+    summaries, for the diagnosis); for run time, each is called once to compile. Then they are
+    timed in alternating rounds (student first on even rounds, reference first on odd ones), so
+    that a change of load on a shared machine hits both alike; a run-time sample averages enough
+    calls to last about `target_sample_s`. Rounds stop once every paired ratio lies far from
+    `factor` on the same side (after `min_rounds`), after `budget_s` (after 5 rounds), or at
+    `max_rounds`. Returns plain data; the check takes the verdict (median paired ratio vs `factor`).
+    Run-time caches are kept (unlike the other probes): a warm cache only shortens the untimed
+    first call.
+    """
+    static_argnums = tuple(static_argnums)
+    jitted = {"reference": _jit(reference, static_argnums=static_argnums),
+              "student": _jitted(fn, static_argnums)}
+    out: dict = {"ok": True, "phase": phase, "not_timed": None, "summary": {}, "trace_s": {}}
+    for who in ("reference", "student"):
+        start = _perf_counter()
+        try:
+            traced = jitted[who].trace(*args)
+        except Exception as exc:
+            if who == "reference":
+                raise
+            return {"ok": False, "error": describe_exception(exc)}
+        out["trace_s"][who] = _perf_counter() - start
+        out["summary"][who] = summarise_jaxpr(traced.jaxpr.jaxpr)
+    if out["summary"]["student"]["eqns"] > max(UNROLLED_RATIO * out["summary"]["reference"]["eqns"],
+                                              UNROLLED_MIN_EQNS):
+        out["not_timed"] = "unrolled"
+        return out
+
+    if phase == "compile":
+        measure = {who: (lambda j=j: _compile_seconds(j, args)) for who, j in jitted.items()}
+    else:
+        calls = {who: (lambda j=j: j(*args)) for who, j in jitted.items()}
+        out["first_call_s"] = {}
+        who = "reference"
+        try:
+            for who in ("reference", "student"):
+                start = _perf_counter()
+                _block(calls[who]())
+                out["first_call_s"][who] = _perf_counter() - start
+        except Exception as exc:
+            if who == "reference":
+                raise
+            return {"ok": False, "error": describe_exception(exc)}
+        per_sample = {who: max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
+                      for who, call in calls.items()}
+        measure = {who: (lambda c=c, k=per_sample[who]: _timed_sample(c, k)) for who, c in calls.items()}
+        out["calls_per_sample"] = per_sample
+    samples: dict = {"student": [], "reference": []}
+    ratios: list = []
+    counter = {"name": "*", "traces": 0, "compiles": 0}   # traces of any function while timing
+    with _listener_lock:
+        _active_counters.append(counter)
+    started = _perf_counter()
+    try:
+        for i in range(max_rounds):
+            order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
+            got = {who: measure[who]() for who in order}
+            for who in order:
+                samples[who].append(got[who])
+            ratios.append(got["student"] / max(got["reference"], 1e-9))
+            clear = len(ratios) >= min_rounds and (min(ratios) > 2 * factor or max(ratios) < factor / 2)
+            if clear or (len(ratios) >= 5 and _perf_counter() - started > budget_s):
+                break
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    finally:
+        with _listener_lock:
+            _active_counters.remove(counter)
+    out.update(samples=samples, ratios=ratios,
+               traces_while_timed=counter["traces"] if phase == "run" else 0)
+    return out
