@@ -83,6 +83,7 @@ def assert_no_hidden_source(results, assignment: str = ASSIGNMENT):
 def test_the_hidden_delimiter_is_nbgraders():
     from nbgrader.preprocessors import ClearHiddenTests
     assert visibility.hidden_delimiter() == ClearHiddenTests.begin_test_delimeter.default_value
+    assert visibility.HIDDEN_END_DELIMITER == ClearHiddenTests.end_test_delimeter.default_value
 
 
 def test_the_leak_check_catches_a_leak():

@@ -14,9 +14,10 @@ import html
 from pathlib import Path
 
 from .nbgrader_course import NbgraderCourse, write_atomically
+from .visibility import HIDDEN_DELIMITER, HIDDEN_END_DELIMITER
 
 
-def hidden_lines(source: str, begin: str = "BEGIN HIDDEN TESTS", end: str = "END HIDDEN TESTS") -> set[int]:
+def hidden_lines(source: str, begin: str = HIDDEN_DELIMITER, end: str = HIDDEN_END_DELIMITER) -> set[int]:
     """1-based line numbers of a test cell that lie in a hidden region, delimiters included."""
     hidden, inside = set(), False
     for number, line in enumerate(source.split("\n"), start=1):

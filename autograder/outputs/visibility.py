@@ -29,6 +29,7 @@ _reached: set[str] = set()
 # supervisor ~65 MB of its memory limit. It is joined from words because this module ships in the
 # student kit, whose build refuses any file that spells out a delimiter.
 HIDDEN_DELIMITER = " ".join(("BEGIN", "HIDDEN", "TESTS"))
+HIDDEN_END_DELIMITER = " ".join(("END", "HIDDEN", "TESTS"))
 
 
 def hidden_delimiter() -> str:
