@@ -13,7 +13,9 @@ Parts:
   worker start + import    starting the sandboxed worker, up to its reply to the setup cell
                            (which imports jax): process, namespaces, `import jax`
   solution cells           the student's cells executed in the worker
-  probes and calls         round trips of check probes and student calls (worker time included)
+  probes and calls         round trips of check probes and student calls (worker time included),
+                           split into the worker's own time on each request (as its reply reports
+                           it) and the rest: pickling, the pipes, the integrity check of each reply
   test cells (grader)      test cells' own time in the grader, round trips excluded
   reference JAX work       of which: tracing and compiling in the grader (jax.monitoring)
   worker restarts          workers started after the first one
@@ -39,7 +41,8 @@ PROBE = textwrap.dedent('''
     import json, os, sys, time
     T0 = float(sys.argv[1])
     marks = {"start": time.time() - T0}
-    parts = {k: 0.0 for k in ("worker", "solutions", "roundtrips", "tests", "jax", "restarts", "results")}
+    parts = {k: 0.0 for k in ("worker", "solutions", "roundtrips", "compute", "tests", "jax", "restarts",
+                              "results")}
     counts = {"workers": 0, "roundtrips": 0, "test_cells": 0}
     import autograder.cli as cli
     from autograder.grading import session as S
@@ -70,8 +73,10 @@ PROBE = textwrap.dedent('''
 
     def request(self, req, timeout, make_handle):
         t = time.perf_counter()
+        reply = None
         try:
-            return orig_request(self, req, timeout, make_handle)
+            reply = orig_request(self, req, timeout, make_handle)
+            return reply
         finally:
             took = time.perf_counter() - t
             if state["in_ensure"] and req.get("op") == "exec" and not req.get("trusted"):
@@ -79,6 +84,8 @@ PROBE = textwrap.dedent('''
             elif not state["in_ensure"]:
                 parts["roundtrips"] += took
                 counts["roundtrips"] += 1
+                if isinstance(reply, dict):     # the worker's own time on the request
+                    parts["compute"] += float(reply.get("seconds") or 0.0)
 
     def test(self, cell):
         t = time.perf_counter()
@@ -158,6 +165,8 @@ def main():
             ("worker start + import jax", part("worker")),
             ("solution cells", part("solutions")),
             ("probes and calls (round trips)", part("roundtrips")),
+            ("  of which the worker computing", part("compute")),
+            ("  of which protocol: pickle, pipe, integrity", part("roundtrips") - part("compute")),
             ("test cells in the grader", tests_only),
             ("  of which reference JAX tracing/compiling", part("jax")),
             ("worker restarts", part("restarts")),
