@@ -58,15 +58,19 @@ def main():
     args = ap.parse_args()
     course = Course(ROOT)
     names = args.assignments or course.assignment_names()
-    rows, every = [], []
+    rows, every, by_assignment = [], [], {}
     for name in names:
         nb = build_submission(course.release / name / f"{name}.ipynb", course.source / name / f"{name}.ipynb", {})
         for exercise, secs in time_test_cells(nb, args.runs).items():
             rows.append((name, exercise, len(secs), statistics.median(secs), max(secs)))
             every += secs
+            by_assignment.setdefault(name, []).extend(secs)
     print(f"{'assignment':24} {'exercise':22} {'cells':>5} {'median s':>9} {'max s':>7}")
     for name, exercise, n, med, mx in rows:
         print(f"{name:24} {exercise:22} {n:5d} {med:9.3f} {mx:7.3f}")
+    print(f"\n{'assignment':28} {'cells':>5} {'median s':>9} {'max s':>7}")
+    for name, secs in by_assignment.items():
+        print(f"{name:28} {len(secs):5d} {statistics.median(secs):9.3f} {max(secs):7.3f}")
     med, mx = statistics.median(every), max(every)
     print(f"{'all':24} {'':22} {len(every):5d} {med:9.3f} {mx:7.3f}   "
           f"(goals: median < 0.3 s {'met' if med < 0.3 else 'NOT met'}, max < 1 s {'met' if mx < 1 else 'NOT met'})")

@@ -191,6 +191,14 @@ def test_close_fails_with_evidence(actual, expected, words):
     fails(check.assert_close, actual, expected, what="out", contains=words)
 
 
+def test_close_on_a_nan_answer_warns_nothing_and_reports_inf():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an all-NaN RuntimeWarning would show in the notebook
+        fails(check.assert_close, jnp.array([jnp.nan, 1.0]), jnp.array([1.0, 1.0]),
+              contains=["nan (actual)", "max abs diff inf"])
+
+
 def test_close_fails_on_wrong_student_value(fns):
     fails(check.assert_close, fns["good_mask"](x4, m4), jnp.zeros(4), what="good_mask(x, m)",
           contains=["values of good_mask(x, m)"])
