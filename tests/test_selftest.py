@@ -41,6 +41,15 @@ def _case_file(course_root, text):
     (course_root / "tests" / "cases" / "toy.py").write_text(text)
 
 
+def test_the_table_keeps_its_headers_when_piped(capsys):
+    """A lab admin pipes the self-test into a log: rich's 80-column default cut the headers there
+    ("as expec…") once 08_numerics_and_performance widened the first column."""
+    from autograder.outputs.selftest import Outcome, print_outcomes
+    print_outcomes([Outcome("08_numerics_and_performance", "gpu", "NVIDIA H100 80GB HBM3", 1, "0.10.2")])
+    out = capsys.readouterr().out
+    assert all(h in out for h in ("as expected", "device kind", "NVIDIA H100 80GB HBM3", "seconds")), out
+
+
 def test_an_unexpected_verdict_fails_the_selftest(toy_course):
     """A case that claims a failure the grader does not find (its code is right) is reported, with
     the cell, and the exit status is 1."""

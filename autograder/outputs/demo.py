@@ -18,8 +18,9 @@ import time
 from pathlib import Path
 
 import nbformat
-from rich.console import Console
 from rich.table import Table
+
+from .report import stdout_console
 
 
 def _students(root: Path) -> dict:
@@ -100,7 +101,7 @@ def main() -> int:
     from .nbgrader_course import NbgraderCourse
     from .progress import BatchProgress
 
-    console = Console(width=None if sys.stdout.isatty() else 160)
+    console = stdout_console()
     project = Course()
     demo = project.root / ".demo"
     if demo.exists():

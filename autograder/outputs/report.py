@@ -1,13 +1,21 @@
 """Score tables for people (rich)."""
 from __future__ import annotations
 
+import sys
+
 from rich.console import Console
 from rich.table import Table
 
 
+def stdout_console() -> Console:
+    """The terminal's width in a terminal; 160 columns when piped to a file or a CI log, where
+    rich would otherwise assume 80 and cut the column headers ("as expec…")."""
+    return Console(width=None if sys.stdout.isatty() else 160)
+
+
 def print_table(results: list[dict], title: str = "Scores", console: Console | None = None):
     """One row per notebook, one column per exercise: score/max."""
-    console = console or Console()
+    console = console or stdout_console()
     if not results:
         return
     exercises = []
@@ -35,7 +43,7 @@ def print_visible_report(result: dict, console: Console | None = None) -> bool:
     messages, and a last line that never claims more than the visible tests showed.
 
     Returns True when every visible test passed."""
-    console = console or Console()
+    console = console or stdout_console()
     table = Table(title=f"{result['assignment']}: visible tests")
     table.add_column("exercise")
     table.add_column("visible checks")

@@ -250,10 +250,10 @@ def check_assignment(course: Course, assignment: str, limits=None, jobs: int | N
 
 
 def print_outcomes(outcomes: list[Outcome], console=None):
-    from rich.console import Console
     from rich.table import Table
 
-    console = console or Console()
+    from .report import stdout_console
+    console = console or stdout_console()
     versions = sorted({o.jax for o in outcomes if o.jax})
     table = Table(title=f"autograder selftest (jax {', '.join(versions) or '?'})")
     for col, justify in (("assignment", "left"), ("backend", "left"), ("device kind", "left"),
