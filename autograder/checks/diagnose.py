@@ -22,6 +22,7 @@ import ast
 import linecache
 import os
 import re
+import types
 from dataclasses import dataclass
 from typing import Callable
 
@@ -190,6 +191,20 @@ def _lookup(frame, name):
     return None, False
 
 
+def _names_a_function(node, frame) -> bool:
+    """An element of a list written in place is a function: a lambda, a name bound to a callable,
+    or a module attribute such as `jnp.sin` (looked up on the module, never on student objects)."""
+    if isinstance(node, ast.Lambda):
+        return True
+    if isinstance(node, ast.Name):
+        value, found = _lookup(frame, node.id)
+        return found and callable(value)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        module, found = _lookup(frame, node.value.id)
+        return found and isinstance(module, types.ModuleType) and callable(getattr(module, node.attr, None))
+    return False
+
+
 def _expression_facts(expr, frame) -> dict:
     """What a rule may ask about an expression: calls, boolean operators, subscripts and their
     containers, conversions wrapped around `jnp` calls, shape arithmetic done with `jnp`."""
@@ -231,6 +246,11 @@ def _expression_facts(expr, frame) -> dict:
                         entry["callables"] = bool(value) and all(callable(v) for v in value)
                     elif entry["container"] == "dict":
                         entry["callables"] = bool(value) and all(callable(v) for v in value.values())
+            elif isinstance(node.value, (ast.List, ast.Tuple)):   # `[f, g, h][i]`, written in place
+                entry["container"] = "list" if isinstance(node.value, ast.List) else "tuple"
+                entry["callables"] = bool(node.value.elts) and all(
+                    _names_a_function(e, frame) for e in node.value.elts)
+                entry["name"], entry["literal"] = ast.unparse(node.value), True
             subscripts.append(entry)
     tracers = []
     for name in dict.fromkeys(names):
@@ -502,7 +522,9 @@ def _container_fix(f: Facts) -> str:
     name = s["name"] if s else "values"
     index = (s["index"] if s else "i").replace("int(", "").rstrip(")") if s else "i"
     if s and s["callables"]:
-        return (f"pick a function with `lax.switch(jnp.clip({index}, 0, len({name}) - 1), {name}, ...)` "
+        named = f"name the functions, `branches = {name}`, and " if s.get("literal") else ""
+        name = "branches" if s.get("literal") else name
+        return (f"{named}pick one with `lax.switch(jnp.clip({index}, 0, len({name}) - 1), {name}, ...)` "
                 f"(it takes a traced index; `jnp.clip` keeps it in range)")
     if s and s["container"] == "dict":
         return (f"a traced value cannot be a dict key: put the values in an array and index it by "

@@ -126,13 +126,18 @@ def run_case(case: Case) -> Outcome:
     return out
 
 
-def load() -> tuple[list[Case], list[Case]]:
-    from . import jit_mistakes, retrace_mistakes  # noqa: F401  (registers the cases)
-    return JIT_CASES, RETRACE_CASES
+def load(heldout: bool = False) -> tuple[list[Case], list[Case]]:
+    """The in-sample corpus the rules were written against, or (`heldout`) the cases written
+    after them (heldout_mistakes.py)."""
+    from . import heldout_mistakes, jit_mistakes, retrace_mistakes  # noqa: F401  (registers the cases)
+
+    def chosen(case: Case) -> bool:
+        return case.fn.__module__.endswith("heldout_mistakes") == heldout
+    return [c for c in JIT_CASES if chosen(c)], [c for c in RETRACE_CASES if chosen(c)]
 
 
-def run_all() -> tuple[list[Outcome], list[Outcome]]:
-    jit, retrace = load()
+def run_all(heldout: bool = False) -> tuple[list[Outcome], list[Outcome]]:
+    jit, retrace = load(heldout)
     return [run_case(c) for c in jit], [run_case(c) for c in retrace]
 
 

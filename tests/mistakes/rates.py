@@ -24,10 +24,12 @@ from mistakes import corpus  # noqa: E402
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--failures", action="store_true", help="print the messages that missed")
+    ap.add_argument("--heldout", action="store_true",
+                    help="the held-out cases (heldout_mistakes.py), not the corpus the rules were written against")
     a = ap.parse_args()
     import autograder
     print(f"checks from {Path(autograder.__file__).parent}")
-    jit, retrace = corpus.run_all()
+    jit, retrace = corpus.run_all(a.heldout)
     print("\njit failures (check.assert_jittable)\n")
     print(corpus.rate_table(jit, with_line=True))
     print("\nretraces (check.assert_max_traces)\n")
