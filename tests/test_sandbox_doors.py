@@ -275,3 +275,34 @@ def test_nothing_outlives_a_killed_grader(tmp_path, mode, signum):
                 os.kill(int(line.split(":")[0]), signal.SIGKILL)
             except OSError:
                 pass
+
+
+# ---------------------------------------------------------------- a killed grader's scratch
+def test_a_later_grader_removes_a_dead_graders_scratch(tmp_path):
+    """SIGKILL leaves a grader no chance to remove its workers' scratch folders (the test above keeps
+    them under its own TMPDIR). The next grader removes those whose grader is gone and that are an
+    hour old; it keeps a live grader's, a fresh one (a grader in another PID namespace looks dead)
+    and anything not named like a scratch folder."""
+    from autograder.sandbox import process
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    dead = int(finished.stdout)
+    old = time.time() - 2 * process.ORPHAN_AGE_S
+    folders = {name: tmp_path / name for name in (
+        f"{process.SCRATCH_PREFIX}{dead}-old", f"{process.SCRATCH_PREFIX}{dead}-fresh",
+        f"{process.SCRATCH_PREFIX}1-live", f"{process.SCRATCH_PREFIX}abc", "unrelated-999999-old")}
+    for name, folder in folders.items():
+        (folder / "work").mkdir(parents=True)
+        (folder / ".stdout").write_text("output")
+        if not name.endswith("fresh"):
+            os.utime(folder, (old, old))
+    made = subprocess.run([sys.executable, "-c", "import os; from autograder.sandbox import process; "
+                           "print(os.getpid(), process._make_scratch())"], capture_output=True, text=True,
+                          env={**os.environ, "TMPDIR": str(tmp_path)}, check=True)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert f"{process.SCRATCH_PREFIX}{dead}-old" not in left
+    assert {f"{process.SCRATCH_PREFIX}{dead}-fresh", f"{process.SCRATCH_PREFIX}1-live",
+            f"{process.SCRATCH_PREFIX}abc", "unrelated-999999-old"} <= set(left)
+    pid, new = made.stdout.split()
+    assert os.path.dirname(new) == str(tmp_path)
+    assert os.path.basename(new).startswith(f"{process.SCRATCH_PREFIX}{pid}-")  # named after its grader

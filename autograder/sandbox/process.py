@@ -74,6 +74,55 @@ INNER_WORK = "/tmp/work"
 PROTECTIONS = ("network", "disk", "lifetime")
 
 
+# A worker's scratch folder on the host is named after the grader that made it, so that a later
+# grader can tell a dead grader's leftovers (SIGKILL and the OOM killer leave no chance to clean up)
+# from a live grader's folder.
+SCRATCH_PREFIX = "jaxcourse-worker-"
+ORPHAN_AGE_S = 3600  # also required of a leftover: a grader in another PID namespace looks dead
+_swept = threading.Event()
+
+
+def _make_scratch() -> str:
+    if not _swept.is_set():
+        _swept.set()
+        sweep_orphaned_scratch()
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AGE_S) -> list[str]:
+    """Remove the scratch folders whose grader is gone and that nobody touched for `min_age_s`;
+    return their paths. Runs once per grader process, before its first worker."""
+    root = root or tempfile.gettempdir()
+    removed, now = [], time.time()
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    for entry in entries:
+        owner = entry.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if not (entry.name.startswith(SCRATCH_PREFIX) and owner.isdigit()):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < min_age_s:
+                continue
+        except OSError:
+            continue
+        if int(owner) != os.getpid() and not _alive(int(owner)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.path)
+    return removed
+
+
 def _next_uid() -> int:
     with _uid_lock:
         return _UID_BASE + (os.getpid() % 2000) * 1000 + next(_uid_counter) % 1000
@@ -174,7 +223,7 @@ class WorkerProcess:
         without = tuple(limits.bench_without)
         namespaced = self.isolation in ("namespace", "userns")
         private_disk = namespaced and "disk" not in without
-        self.scratch = tempfile.mkdtemp(prefix="jaxcourse-worker-")
+        self.scratch = _make_scratch()
         self.stdout_path = os.path.join(self.scratch, ".stdout")
         self.stderr_path = os.path.join(self.scratch, ".stderr")
         if private_disk:
