@@ -112,3 +112,24 @@ def test_pytest_plugin_turns_cells_into_items(toy_course, tmp_path):
     assert "triple_correctness" in r.stdout and "values of triple(x)" in r.stdout
     xml = junit.read_text()
     assert 'name="points" value="2.0"' in xml
+
+
+def test_reading_notebooks_skips_the_slow_iri_checker_and_still_validates():
+    """nbformat's jsonschema would build ~35 Lark parsers for IRI formats no notebook schema uses
+    (about 0.9 s of every grader start); the grader keeps them out while nbformat loads, nbformat
+    still rejects an invalid notebook, and the package stays importable for anyone else."""
+    probe = (
+        "import sys\n"
+        "from autograder.course.notebook import nbformat\n"
+        "print('loaded' if 'rfc3987_syntax.syntax_helpers' in sys.modules else 'skipped')\n"
+        "nb = nbformat.v4.new_notebook(); nb.cells.append({'cell_type': 'code', 'source': 1})\n"
+        "try:\n"
+        "    nbformat.validate(nb)\n"
+        "    print('accepted')\n"
+        "except nbformat.ValidationError:\n"
+        "    print('rejected')\n"
+        "import importlib.util\n"
+        "print('findable' if importlib.util.find_spec('rfc3987_syntax') else 'gone')\n")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["skipped", "rejected", "findable"], r.stdout

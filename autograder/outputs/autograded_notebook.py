@@ -23,9 +23,8 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
 
-from ..course.notebook import nbgrader_meta
+from ..course.notebook import nbformat, nbgrader_meta
 from .nbgrader_course import NbgraderCourse, write_atomically
 
 # nbgrader's preprocessors report every restored cell as a warning on their traitlets logger; the

@@ -19,10 +19,9 @@ import json
 import zipfile
 from pathlib import Path
 
-import nbformat
 
 from ..course.layout import Course
-from ..course.notebook import classify
+from ..course.notebook import classify, nbformat
 from ..sandbox.process import Limits
 from .student_kit import build_wheel, pinned_requirements
 

@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
 from rich.table import Table
 
+from ..course.notebook import nbformat
 from .report import stdout_console
 
 

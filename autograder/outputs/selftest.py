@@ -27,10 +27,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import nbformat
 
 from ..course.layout import Course
-from ..course.notebook import TEST_GRADE_ID, NotebookError, nbgrader_meta
+from ..course.notebook import TEST_GRADE_ID, NotebookError, nbformat, nbgrader_meta
 
 REFERENCE = "reference"
 
