@@ -10,8 +10,11 @@ parts (the median over `--repeat` runs) and the whole against the floor.
 
 Parts:
   grader start-up          interpreter start and imports until the CLI begins to grade
-  worker start + import    starting the sandboxed worker, up to its reply to the setup cell
-                           (which imports jax): process, namespaces, `import jax`
+  notebook, import jax     reading the submission, starting the worker and sending it the setup
+                           cell, then the grader's own `import jax` (the worker imports its JAX
+                           meanwhile, see grading/startup.py)
+  worker start + import    what is left of the worker's start when the grader needs it: waiting
+                           for its reply to the setup cell (process, namespaces, `import jax`)
   solution cells           the student's cells executed in the worker
   probes and calls         round trips of check probes and student calls (worker time included),
                            split into the worker's own time on each request (as its reply reports
@@ -44,27 +47,48 @@ PROBE = textwrap.dedent('''
     parts = {k: 0.0 for k in ("worker", "solutions", "roundtrips", "compute", "tests", "jax", "restarts",
                               "results")}
     counts = {"workers": 0, "roundtrips": 0, "test_cells": 0}
+    import importlib.abc, importlib.machinery
     import autograder.cli as cli
-    from autograder.grading import session as S
     from autograder.sandbox import process as P
-    import jax.monitoring
 
-    def on_jax(event, duration, **kw):
-        if event in ("/jax/core/compile/jaxpr_trace_duration", "/jax/core/compile/backend_compile_duration"):
-            parts["jax"] += duration
-    jax.monitoring.register_event_duration_secs_listener(on_jax)
+    # The CLI imports the grading session (and JAX) only after it has started the worker, so that
+    # the two imports overlap; the timers are put on the session when it is imported, not before.
+    class WrapOnImport(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name != "autograder.grading.session":
+                return None
+            sys.meta_path.remove(self)
+            spec = importlib.machinery.PathFinder.find_spec(name, path)
+            loader_exec = spec.loader.exec_module
+            def exec_module(module):
+                loader_exec(module)
+                wrap(module)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, WrapOnImport())
+    state = {"in_ensure": False}
 
-    orig_ensure, orig_request, orig_test = S.GradingSession.ensure_worker, P.WorkerProcess.request, \\
-        S.GradingSession.run_test_cell
-    state = {"in_ensure": False, "first_reply": None}
+    def wrap(S):
+        import jax.monitoring
+        def on_jax(event, duration, **kw):
+            if event in ("/jax/core/compile/jaxpr_trace_duration",
+                         "/jax/core/compile/backend_compile_duration"):
+                parts["jax"] += duration
+        jax.monitoring.register_event_duration_secs_listener(on_jax)
+        marks["session_imported"] = time.time() - T0
+        orig["ensure"], orig["test"] = S.GradingSession.ensure_worker, S.GradingSession.run_test_cell
+        S.GradingSession.ensure_worker, S.GradingSession.run_test_cell = ensure, test
+    orig = {"request": P.WorkerProcess.request}
 
     def ensure(self):
         if self.worker is not None:
-            return orig_ensure(self)
+            return orig["ensure"](self)
         t = time.perf_counter()
+        if counts["workers"] == 0:
+            marks["first_ensure"] = time.time() - T0
         state["in_ensure"] = True
         try:
-            return orig_ensure(self)
+            return orig["ensure"](self)
         finally:
             state["in_ensure"] = False
             took = time.perf_counter() - t
@@ -75,7 +99,7 @@ PROBE = textwrap.dedent('''
         t = time.perf_counter()
         reply = None
         try:
-            reply = orig_request(self, req, timeout, make_handle)
+            reply = orig["request"](self, req, timeout, make_handle)
             return reply
         finally:
             took = time.perf_counter() - t
@@ -90,12 +114,12 @@ PROBE = textwrap.dedent('''
     def test(self, cell):
         t = time.perf_counter()
         try:
-            return orig_test(self, cell)
+            return orig["test"](self, cell)
         finally:
             parts["tests"] += time.perf_counter() - t
             counts["test_cells"] += 1
 
-    S.GradingSession.ensure_worker, P.WorkerProcess.request, S.GradingSession.run_test_cell = ensure, request, test
+    P.WorkerProcess.request = request
     orig_dumps = json.dumps
     def dumps(*a, **k):
         t = time.perf_counter()
@@ -111,14 +135,6 @@ PROBE = textwrap.dedent('''
     print("PROFILE " + json.dumps({"marks": marks, "parts": parts, "counts": counts, "code": code}))
 ''')
 
-FLOOR = textwrap.dedent('''
-    import sys, nbformat
-    nb = nbformat.read(sys.argv[1], as_version=4)
-    ns = {"__name__": "__main__"}
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            exec(compile(cell.source, "<cell>", "exec"), ns)
-''')
 
 
 def run(cmd, env=None) -> tuple[float, str]:
@@ -139,6 +155,7 @@ def main():
 
     from autograder.course import Course
     from autograder.outputs.demo import build_submission
+    from floor import floor_command
     a = args.assignment
     course = Course(ROOT)
     env = {**os.environ, "JAX_PLATFORMS": "cpu"}
@@ -149,7 +166,7 @@ def main():
                        str(sub))
         profiles, totals, floors = [], [], []
         for _ in range(args.repeat):
-            floors.append(run([sys.executable, "-c", FLOOR, str(course.source / a / f"{a}.ipynb")], env)[0])
+            floors.append(run(floor_command(course.source / a / f"{a}.ipynb"), env)[0])
             t0 = time.time()
             total, out = run([sys.executable, "-c", PROBE, repr(t0), "grade", str(sub), "--json",
                               str(Path(tmp) / "out.json"), "--quiet", "--course-root", str(ROOT)], env)
@@ -160,9 +177,11 @@ def main():
     def part(key):
         return med(p["parts"][key] for p in profiles)
     startup = med(p["marks"]["grading"] for p in profiles)
+    beside = med(p["marks"]["first_ensure"] - p["marks"]["grading"] for p in profiles)
     tests_only = part("tests") - part("roundtrips")
     rows = [("grader start-up", startup),
-            ("worker start + import jax", part("worker")),
+            ("reading the notebook, grader's import jax", beside),
+            ("worker start + import jax, not overlapped", part("worker")),
             ("solution cells", part("solutions")),
             ("probes and calls (round trips)", part("roundtrips")),
             ("  of which the worker computing", part("compute")),

@@ -133,3 +133,30 @@ def test_reading_notebooks_skips_the_slow_iri_checker_and_still_validates():
     r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["skipped", "rejected", "findable"], r.stdout
+
+
+def test_worker_starts_before_the_grader_imports_jax(toy_course, tmp_path):
+    """`grade_notebook` starts the worker and sends it the setup cell before the grader imports
+    the session and JAX, so the two `import jax` run side by side; the grade is unchanged."""
+    nb = write_toy_submission(tmp_path / "toy.ipynb")
+    probe = (
+        "import json, sys\n"
+        "from autograder.grading import startup, grade\n"
+        "seen = []\n"
+        "real = startup.start_worker\n"
+        "def spy(*a, **k):\n"
+        "    seen.append('jax' in sys.modules)\n"
+        "    return real(*a, **k)\n"
+        "grade.start_worker = spy\n"
+        "from autograder.course.layout import Course\n"
+        "from autograder.sandbox.process import Limits\n"
+        f"r = grade.grade_notebook({str(nb)!r}, Course({str(toy_course.root)!r}),\n"
+        f"                         limits=Limits(cell_timeout={TEST_TIMEOUT}, check_timeout={TEST_TIMEOUT}))\n"
+        "print(json.dumps({'jax_before_worker': seen, 'score': r.to_json()['score'],\n"
+        "                  'max': r.to_json()['max_score']}))\n")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out["jax_before_worker"] == [False], out
+    assert out["score"] == out["max"] > 0, out

@@ -9,7 +9,7 @@ from ..course.layout import Course
 from ..course.notebook import NotebookError, classify, read_notebook
 from .results import NotebookResult, failed_notebook
 from ..sandbox.process import Limits
-from .session import GradingSession
+from .startup import start_worker
 from ..course.submission import read_submission
 
 
@@ -23,7 +23,14 @@ def grade_notebook(path, course: Course | None = None, assignment: str | None = 
     spec = course.assignment(name)
     sub = read_submission(path, spec, nb)
     hide = course.hidden_paths() + [str(path.resolve())] + list(extra_hide or [])
-    session = GradingSession(spec, sub.solutions, limits, hide=hide)
+    limits = limits or Limits()
+    started = start_worker(limits, hide, spec.setup_cells)
+    try:
+        from .session import GradingSession  # the first import of JAX here overlaps the worker's
+        session = GradingSession(spec, sub.solutions, limits, hide=hide, started=started)
+    except BaseException:
+        started.worker.close()
+        raise
     try:
         result = session.grade()
     finally:

@@ -24,7 +24,8 @@ from ..checks.diagnose import shorten, student_error_text
 from ..course.layout import Assignment
 from ..course.notebook import Cell
 from .results import CheckResult, ExerciseResult, NotebookResult
-from ..sandbox.process import ForgedReply, Limits, WorkerDied, WorkerProcess
+from ..sandbox.process import ForgedReply, Limits, WorkerDied
+from .startup import StartedWorker, setup_request, start_worker
 
 
 class StudentCodeError(Exception):
@@ -62,14 +63,15 @@ class _Exercise:
 
 class GradingSession:
     def __init__(self, assignment: Assignment, solutions: dict[str, str], limits: Limits | None = None,
-                 hide: list[str] | None = None):
+                 hide: list[str] | None = None, started: StartedWorker | None = None):
         self.assignment = assignment
         self.solutions = solutions          # exercise id -> the student's solution cell source
         self.limits = limits or Limits()
         self.hide = hide or []
         self.exercises = {ex: _Exercise(ex) for ex in assignment.exercises}
         self.excluded: set[str] = set()     # solution cells left out after poisoning a worker
-        self.worker: WorkerProcess | None = None
+        self.worker = None                  # the running WorkerProcess, if any
+        self.started = started              # a worker started ahead by `start_worker`, not yet used
         self.generation = 0
         self.backend = None
         self.isolation = None
@@ -89,13 +91,18 @@ class GradingSession:
         """Start a worker and replay setup + solution cells, leaving out poisoned cells."""
         while self.worker is None:
             self.generation += 1
-            worker = WorkerProcess(self.limits, self.hide)
+            started = self.started or start_worker(self.limits, self.hide, self.assignment.setup_cells)
+            self.started = None
+            worker = started.worker
             self.worker = worker
             self.isolation = worker.label
             try:
-                for cell in self.assignment.setup_cells:
-                    reply = self._request({"op": "exec", "grade_id": cell.grade_id, "source": cell.source,
-                                           "trusted": True}, self.limits.startup_timeout)
+                for i, cell in enumerate(self.assignment.setup_cells):
+                    if i == 0 and started.setup_nonce:   # sent by start_worker: read its reply
+                        reply = worker.receive(started.setup_nonce, self.limits.startup_timeout,
+                                               self._make_handle)
+                    else:
+                        reply = self._request(setup_request(cell), self.limits.startup_timeout)
                     if not reply["ok"]:
                         raise RuntimeError(f"the assignment's setup cell failed in the worker: "
                                            f"{reply['error']['type']}: {reply['error']['message']}")
@@ -150,6 +157,9 @@ class GradingSession:
 
     def close(self):
         self._discard_worker()
+        if self.started is not None:         # started ahead but never needed
+            self.started.worker.close()
+            self.started = None
 
     # ------------------------------------------------------------------ calls from test cells
     def _owner(self, obj: RemoteObject) -> str | None:

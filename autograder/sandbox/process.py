@@ -284,6 +284,11 @@ class WorkerProcess:
         nonce, or a second reply to an answered request, means student code wrote into the
         channel: the worker is killed and the caller learns which (ForgedReply / WorkerDied).
         """
+        return self.receive(self.send(req), timeout, make_handle)
+
+    def send(self, req: dict) -> str:
+        """Write one request; return the nonce its reply must echo. `receive` must read that reply
+        before the next request is sent (one request in flight at a time)."""
         from . import wire  # (not at import: stage 2 must stay single-threaded, without numpy)
         if self.proc.poll() is not None:
             raise WorkerDied(self._death_reason())
@@ -292,6 +297,11 @@ class WorkerProcess:
             wire.write_frame(self._req_w, _dumps({**req, "nonce": nonce}))
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._death_reason()) from None
+        return nonce
+
+    def receive(self, nonce: str, timeout: float, make_handle) -> dict:
+        """Read the reply to the request that `send` returned `nonce` for (see `request`)."""
+        from . import wire
         payload = self._read_reply(timeout)
         try:
             reply = wire.decode_reply(payload, make_handle)
