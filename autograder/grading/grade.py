@@ -5,12 +5,12 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..course.layout import Course
+from ..course.layout import Assignment, Course
 from ..course.notebook import NotebookError, classify, read_notebook
 from .results import NotebookResult, failed_notebook
 from ..sandbox.process import Limits
 from .startup import start_worker
-from ..course.submission import read_submission
+from ..course.submission import Submission, read_submission
 
 
 def grade_notebook(path, course: Course | None = None, assignment: str | None = None,
@@ -23,10 +23,17 @@ def grade_notebook(path, course: Course | None = None, assignment: str | None = 
     spec = course.assignment(name)
     sub = read_submission(path, spec, nb)
     hide = course.hidden_paths() + [str(path.resolve())] + list(extra_hide or [])
+    return grade_submission(path, spec, sub, limits, hide)
+
+
+def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limits | None,
+                     hide: list[str] | None = None) -> NotebookResult:
+    """Grade a submission already read: start its worker, then (only then) import the grading
+    session and JAX, so that the worker's `import jax` runs beside the grader's."""
     limits = limits or Limits()
-    started = start_worker(limits, hide, spec.setup_cells)
+    started = start_worker(limits, hide or [], spec.setup_cells)
     try:
-        from .session import GradingSession  # the first import of JAX here overlaps the worker's
+        from .session import GradingSession
         session = GradingSession(spec, sub.solutions, limits, hide=hide, started=started)
     except BaseException:
         started.worker.close()

@@ -15,8 +15,8 @@ from ..course.layout import Assignment
 from ..course.notebook import classify, read_notebook
 from ..course.submission import read_submission
 from ..sandbox.process import Limits
+from .grade import grade_submission
 from .results import NotebookResult
-from .session import GradingSession
 
 def visible_assignment(path: Path, nb) -> Assignment:
     """The assignment as the notebook itself states it, with visible tests only (hidden-test
@@ -37,11 +37,4 @@ def check_notebook(path, limits: Limits | None = None) -> NotebookResult:
         from ..course.notebook import NotebookError
         raise NotebookError(f"{path}: no graded test cells (is this a course notebook?)")
     sub = read_submission(path, spec, nb)
-    session = GradingSession(spec, sub.solutions, limits)
-    try:
-        result = session.grade()
-    finally:
-        session.close()
-    result.errors = sub.errors + result.errors
-    result.notebook = str(path)
-    return result
+    return grade_submission(path, spec, sub, limits)
