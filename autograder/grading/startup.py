@@ -2,9 +2,9 @@
 
 A worker's first request is always the assignment's first setup cell (trusted source code that
 imports JAX). `start_worker` starts the worker and sends that request at once, without waiting for
-the reply; `GradingSession.ensure_worker` reads the reply later. `grade_notebook` calls it before it
-imports the grading session (and with it JAX), so on two cores the two imports overlap instead of
-following each other. This module must not import JAX or NumPy for that reason.
+the reply; `GradingSession.ensure_worker` reads the reply later. `grade.grade_submission` calls it
+before it imports the grading session (and with it JAX), so on two cores the two imports overlap
+instead of following each other. This module must not import JAX or NumPy for that reason.
 
 Nothing about the worker changes: same process, same sandbox, same requests in the same order; only
 the moment the first request is written moves earlier, before any student code is involved.

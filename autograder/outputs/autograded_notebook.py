@@ -23,7 +23,6 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from ..course.notebook import nbformat, nbgrader_meta
 from .nbgrader_course import NbgraderCourse, write_atomically
 

@@ -19,7 +19,6 @@ import json
 import zipfile
 from pathlib import Path
 
-
 from ..course.layout import Course
 from ..course.notebook import classify, nbformat
 from ..sandbox.process import Limits

@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-
 from ..course.layout import Course
 from ..course.notebook import TEST_GRADE_ID, NotebookError, nbformat, nbgrader_meta
 
