@@ -345,11 +345,13 @@ def _child_main() -> int:
         except ProcessLookupError:
             pass
 
+    from ..grading.startup import start_worker
+    started = start_worker(limits, job["hide"], spec.setup_cells)  # imports JAX while this child does
     from .timebox import grade_timeboxed, share_for   # (here: JAX stays out of the supervisor)
     share = share_for(job["budget_s"], len(spec.exercises), limits)
     result = grade_timeboxed(spec, job["solutions"], limits, share, hide=job["hide"],
                              on_check=on_check, after_worker_lost=sweep if job["sweep"] else None,
-                             after_worker_start=expendable)
+                             after_worker_start=expendable, started=started)
     result.errors = job["errors"] + result.errors
     result.notebook = job["notebook"]
     emit({"event": "done", "result": result.to_json(),

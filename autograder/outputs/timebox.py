@@ -22,6 +22,7 @@ from collections import defaultdict
 from ..course.layout import Assignment
 from ..grading.results import CheckResult, NotebookResult
 from ..grading.session import GradingSession
+from ..grading.startup import StartedWorker
 from ..sandbox.process import Limits
 
 RESTART_ALLOWANCE_S = 15.0   # one worker start (python + JAX + setup and solution cells) on half a CPU
@@ -37,7 +38,7 @@ def share_for(deadline_s: float, exercises: int, limits: Limits, startup_s: floa
 
 def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: Limits, share_s: float,
                     hide: list[str] | None = None, on_check=None, after_worker_lost=None,
-                    after_worker_start=None) -> NotebookResult:
+                    after_worker_start=None, started: StartedWorker | None = None) -> NotebookResult:
     """Grade like `GradingSession.grade`, within each exercise's share of the time.
 
     `on_check(check_result, session)` is called as soon as each check is decided (containers stream
@@ -45,9 +46,10 @@ def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: L
     `after_worker_lost()` is called whenever no worker is alive after a crash, a hang or a failed
     start: a container whose student code runs under a uid of its own kills that uid's leftovers
     (processes that left the worker's session), so that they cannot starve the next worker.
-    `after_worker_start(worker)` is called with each worker that grading goes on with."""
-    started = time.perf_counter()
-    session = GradingSession(assignment, solutions, limits, hide=hide)
+    `after_worker_start(worker)` is called with each worker that grading goes on with.
+    `started`: the first worker, started ahead by `grading.startup.start_worker`."""
+    began = time.perf_counter()
+    session = GradingSession(assignment, solutions, limits, hide=hide, started=started)
     spent: dict[str, float] = defaultdict(float)
     last_breaker: str | None = None      # the exercise whose check last took the worker down
     grader_error = ""
@@ -93,6 +95,6 @@ def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: L
             checks.append(result)
             if on_check:
                 on_check(result, session)
-        return session.result(checks, time.perf_counter() - started)
+        return session.result(checks, time.perf_counter() - began)
     finally:
         session.close()
