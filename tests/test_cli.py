@@ -160,3 +160,18 @@ def test_worker_starts_before_the_grader_imports_jax(toy_course, tmp_path):
     out = json.loads(r.stdout.strip().splitlines()[-1])
     assert out["jax_before_worker"] == [False], out
     assert out["score"] == out["max"] > 0, out
+
+
+def test_unavailable_isolation_is_one_line_error_not_a_zero_grade(toy_course, tmp_path):
+    """Asking for an isolation this machine cannot give is the instructor's setup, not the
+    student's work: one line and exit 2, never a notebook scored zero."""
+    nb = write_toy_submission(tmp_path / "toy.ipynb")
+    r = subprocess.run([*AUTOGRADER, "grade", str(nb), "--json", str(tmp_path / "out.json"), "--quiet",
+                        "--course-root", str(toy_course.root), "--isolation", "userns"],
+                       capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "PATH": str(tmp_path / "no-unshare-here")})
+    assert r.returncode == 2, (r.returncode, r.stderr[-1000:])
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "userns isolation is not available here" in lines[0], lines
+    out = json.loads((tmp_path / "out.json").read_text())
+    assert out["exercises"] == {} and out["max_score"] == 0.0
