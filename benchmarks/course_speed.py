@@ -37,7 +37,6 @@ from autograder.outputs.demo import build_submission  # noqa: E402
 from floor import floor_command  # noqa: E402
 
 
-
 def timed(cmd, cwd=None, env=None) -> float:
     t = time.perf_counter()
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env)

@@ -47,25 +47,20 @@ PROBE = textwrap.dedent('''
     parts = {k: 0.0 for k in ("worker", "solutions", "roundtrips", "compute", "tests", "jax", "restarts",
                               "results")}
     counts = {"workers": 0, "roundtrips": 0, "test_cells": 0}
-    import importlib.abc, importlib.machinery
     import autograder.cli as cli
+    from autograder.grading import grade as G
     from autograder.sandbox import process as P
 
     # The CLI imports the grading session (and JAX) only after it has started the worker, so that
-    # the two imports overlap; the timers are put on the session when it is imported, not before.
-    class WrapOnImport(importlib.abc.MetaPathFinder):
-        def find_spec(self, name, path, target=None):
-            if name != "autograder.grading.session":
-                return None
-            sys.meta_path.remove(self)
-            spec = importlib.machinery.PathFinder.find_spec(name, path)
-            loader_exec = spec.loader.exec_module
-            def exec_module(module):
-                loader_exec(module)
-                wrap(module)
-            spec.loader.exec_module = exec_module
-            return spec
-    sys.meta_path.insert(0, WrapOnImport())
+    # the two imports overlap: the timers go on the session right after that start, not before.
+    real_start = G.start_worker
+    def start_then_wrap(*a, **k):
+        started = real_start(*a, **k)
+        if "ensure" not in orig:
+            from autograder.grading import session as S   # what grade_submission imports next
+            wrap(S)
+        return started
+    G.start_worker = start_then_wrap
     state = {"in_ensure": False}
 
     def wrap(S):
@@ -75,7 +70,6 @@ PROBE = textwrap.dedent('''
                          "/jax/core/compile/backend_compile_duration"):
                 parts["jax"] += duration
         jax.monitoring.register_event_duration_secs_listener(on_jax)
-        marks["session_imported"] = time.time() - T0
         orig["ensure"], orig["test"] = S.GradingSession.ensure_worker, S.GradingSession.run_test_cell
         S.GradingSession.ensure_worker, S.GradingSession.run_test_cell = ensure, test
     orig = {"request": P.WorkerProcess.request}
