@@ -434,8 +434,16 @@ def test_hostile_submission_leaves_no_process_behind(hostile_run):
         except (OSError, ValueError, IndexError):
             continue
         if 400_000 <= uid < 500_000:
-            leftovers.append((entry.name, (entry / "cmdline").read_bytes()[:80]))
-    assert not leftovers
+            leftovers.append((entry.name, (entry / "cmdline").read_bytes()[:80], _state_and_signals(entry)))
+    assert not leftovers   # (state and pending signals say whether a leftover was already dying)
+
+
+def _state_and_signals(proc: Path) -> str:
+    try:
+        return " ".join(line.replace("\t", " ") for line in (proc / "status").read_text().splitlines()
+                        if line.startswith(("State:", "SigPnd:", "ShdPnd:", "PPid:")))
+    except OSError:
+        return "gone"
 
 
 def test_deadline_always_leaves_a_complete_results_file(installed_root, tmp_path):
