@@ -5,7 +5,7 @@
 
 Grades the reference solution of one assignment (`grade_notebook`, the CLI's own path: fresh
 worker, namespaces, `import jax`, every test cell) with all protections on, with each one left
-off in turn (`Limits.bench_without`, a switch only this script uses), and with all three off.
+off in turn (`Limits.bench_without`, a switch only this script uses), and with all of them off.
 The configurations are interleaved, round after round, so that the load of a shared machine falls
 on all of them alike. Prints the median seconds of each and the ratio of the full sandbox against
 the run without that protection, measured in the same run. The protections act when a worker
@@ -15,6 +15,7 @@ cost is not lost in the noise of a whole notebook's JAX work:
   network   own network namespace, loopback brought up, host sockets (/run) covered
   disk      read-only mounts + a private tmpfs of --disk-mb as /tmp, cwd, HOME; IPC namespace
   lifetime  the supervisor (namespace's pid 1) and its lifeline to the grader
+  seccomp   no-new-privileges and the system-call filter of sandbox/seccomp.py (issue 23)
 """
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def main():
     course = Course(ROOT)
     notebook = course.source / args.assignment / f"{args.assignment}.ipynb"
     configs = {"full sandbox": ()} | {f"without {p}": (p,) for p in PROTECTIONS} \
-        | {"without all three": PROTECTIONS}
+        | {"without all": PROTECTIONS}
     times: dict[str, list[float]] = {name: [] for name in configs}
     grade_notebook(notebook, course, args.assignment, Limits(isolation=mode))  # warm the page cache
     for round_ in range(args.repeat):

@@ -13,6 +13,7 @@ import pytest
 from autograder import check
 from autograder.course import Assignment
 from autograder.course.notebook import Cell
+from autograder.course.exports import top_level_names
 from autograder.grading.session import GradingSession
 
 STUDENT = '''
@@ -141,7 +142,10 @@ def second(f):
 @pytest.fixture(scope="module")
 def remote_session(limits):
     cells = [Cell(0, "setup", "setup", "import jax\nimport jax.numpy as jnp\nfrom autograder import check"),
-             Cell(1, "solution", "student", STUDENT, exercise="student")]
+             Cell(1, "solution", "student", STUDENT, exercise="student"),
+             # the tests below call every function of the cell: a test cell that names them all
+             Cell(2, "test", "student_correctness", "\n".join(sorted(top_level_names(STUDENT))),
+                  exercise="student", kind="correctness")]
     session = GradingSession(Assignment("unit", None, cells), {"student": STUDENT}, limits)
     session.ensure_worker()
     yield session

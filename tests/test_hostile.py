@@ -201,7 +201,7 @@ def test_workers_cannot_read_each_others_cells(limits):
     them on its own private disk (a tmpfs only its namespace sees), not on the host's /tmp."""
     import tempfile
 
-    from autograder.sandbox.process import WorkerProcess, _dumps, choose_isolation
+    from autograder.sandbox.process import WorkerProcess, choose_isolation, dumps_request as _dumps
     if choose_isolation("auto") == "process":
         pytest.skip("private disks need namespace or userns isolation")
     search = ("import glob\ndef find():\n    found = []\n"

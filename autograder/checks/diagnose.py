@@ -737,6 +737,15 @@ def explain(desc: dict) -> tuple[str, str]:
     return _text(rule.cause, f), _text(rule.fix, f)
 
 
+def explain_static(desc: dict) -> tuple[str, str] | None:
+    """(cause, fix) when the matching rule's texts are fixed (they quote nothing from the student's
+    code), else None: what a failure on a hidden test may still say."""
+    rule = match(desc)
+    if rule is None or callable(rule.cause) or callable(rule.fix):
+        return None
+    return rule.cause, rule.fix
+
+
 def match(desc: dict) -> Rule | None:
     """The first rule of `RULES` that holds for `desc` (None when none does)."""
     f = Facts(desc)

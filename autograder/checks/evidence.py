@@ -11,6 +11,7 @@ so that a student who rebinds `jax.jit` does not change what the probes call.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import io
 import linecache
@@ -18,7 +19,6 @@ import logging
 import math
 import os
 import re
-import threading
 import time
 
 import jax
@@ -39,32 +39,44 @@ _perf_counter = time.perf_counter
 _TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
 
-# ---------------------------------------------------------------- trace counting
-_listener_lock = threading.Lock()
-_active_counters: list[dict] = []
-
-
-def _on_event(event, duration, **kwargs):
-    if not _active_counters:
-        return
-    name = kwargs.get("fun_name", "")
-    for counter in _active_counters:
-        if event == _TRACE_EVENT and counter["name"] in (name, "*"):  # "*": every function
-            counter["traces"] += 1
-        elif event == _COMPILE_EVENT and name in (counter["name"], f"jit({counter['name']})"):
-            counter["compiles"] += 1
-
-
-jax.monitoring.register_event_duration_secs_listener(_on_event)
+# ---------------------------------------------------------------- what the student jitted
+# The type `jax.jit` returns, its pickling state and its `trace` method, bound before any student
+# code runs. A student's jitted function is recognised by this type, never by attributes that any
+# object can have (`lower`, `trace`, `__wrapped__`); and what it was built from is read from the
+# compiled object's own state, since its attributes (`_fun`, `__wrapped__`, `_jit_info`, `trace`)
+# can be reassigned on the instance.
+_PJIT_TYPE = type(jax.jit(lambda x: x))
+_PJIT_STATE = getattr(_PJIT_TYPE, "__getstate__", None)
+_jit_trace = _PJIT_TYPE.trace
+_jit_lower = _PJIT_TYPE.lower
 
 
 def is_jitted(fn) -> bool:
-    """True for the object `jax.jit` returns (it has `.lower` and `.trace`)."""
-    return callable(fn) and hasattr(fn, "lower") and hasattr(fn, "trace") and hasattr(fn, "__wrapped__")
+    """True for the object `jax.jit` returns (by its type)."""
+    return type(fn) is _PJIT_TYPE
+
+
+def _jit_source(fn, static_argnums=(), static_argnames=()):
+    """(function, static_argnums, static_argnames) to jit: for a student's own jitted function, the
+    function and static arguments it was built with (so its own static args count); else `fn` with
+    the static arguments the check intends."""
+    if not is_jitted(fn):
+        return fn, tuple(static_argnums), tuple(static_argnames)
+    try:
+        state = _PJIT_STATE(fn)
+        return state["fun"], tuple(state["static_argnums"]), tuple(state["static_argnames"])
+    except Exception:  # pragma: no cover - a jaxlib without the pickling state: the attributes
+        info = fn._jit_info
+        return fn._fun, tuple(info.static_argnums or ()), tuple(info.static_argnames or ())
+
+
+def _target(fn):
+    """The Python function behind `fn` (the one a student's jit was built from)."""
+    return _jit_source(fn)[0]
 
 
 def _fun_name(fn) -> str:
-    target = fn.__wrapped__ if is_jitted(fn) else fn
+    target = _target(fn)
     try:
         from jax._src.util import fun_name  # the name JAX reports in its monitoring events
         return fun_name(target)
@@ -72,11 +84,56 @@ def _fun_name(fn) -> str:
         return getattr(target, "__name__", type(target).__name__)
 
 
+def _fresh_jit(fn, static_argnums=(), static_argnames=(), on_trace=None):
+    """A jit of our own, of `fn` or of what the student's jit was built from (with its static args).
+
+    With `on_trace`, the function is wrapped so that `on_trace()` runs each time JAX traces it: the
+    trace count then lives in the probe's own closure, which student code cannot name, rather than
+    in a counter keyed by a function name that the function itself can change while it is traced."""
+    target, nums, names = _jit_source(fn, static_argnums, static_argnames)
+    if on_trace is not None:
+        inner = target
+
+        @functools.wraps(inner)
+        def target(*args, **kwargs):
+            on_trace()
+            return inner(*args, **kwargs)
+
+        target.__name__ = _fun_name(inner)
+    return _jit(target, static_argnums=nums, static_argnames=names or None)
+
+
 def _jitted(fn, static_argnums=(), static_argnames=()):
-    """The student's own jit (honouring its static args) or ours with the intended static args."""
+    """The student's own jit (called as it is: it runs the function it was built with) or ours with
+    the intended static args."""
     if is_jitted(fn):
         return fn
     return _jit(fn, static_argnums=static_argnums, static_argnames=static_argnames or None)
+
+
+@contextlib.contextmanager
+def _counting_events(name: str):
+    """Counts of JAX's trace and compile events while the block runs: for the function called
+    `name`, and for every function (`"*"`). The counts live in this listener's closure, registered
+    for the block only."""
+    counts = {"traces": 0, "compiles": 0, "all_traces": 0}
+
+    def listener(event, duration, **kwargs):
+        fun = kwargs.get("fun_name", "")
+        if event == _TRACE_EVENT:
+            counts["all_traces"] += 1
+            counts["traces"] += fun == name
+        elif event == _COMPILE_EVENT and fun in (name, f"jit({name})"):
+            counts["compiles"] += 1
+
+    jax.monitoring.register_event_duration_secs_listener(listener)
+    try:
+        yield counts
+    finally:
+        try:
+            jax.monitoring.unregister_event_duration_listener(listener)
+        except Exception:  # removed by someone else: nothing left to undo
+            pass
 
 
 class _CacheMissLog(logging.Handler):
@@ -156,15 +213,12 @@ def _signature_line(target) -> dict | None:
 
 def _static_of(fn, static_argnums, static_argnames):
     """The static argument numbers and names jit really uses (the student's own, if jitted)."""
-    if is_jitted(fn):
-        info = getattr(fn, "_jit_info", None)  # private: falls back to the ones asked for
-        if info is not None:
-            return set(info.static_argnums or ()), set(info.static_argnames or ())
-    return set(static_argnums or ()), set(static_argnames or ())
+    _, nums, names = _jit_source(fn, static_argnums, static_argnames)
+    return set(nums), set(names)
 
 
 def _parameter_names(fn, count) -> list[str]:
-    target = fn.__wrapped__ if is_jitted(fn) else fn
+    target = _target(fn)
     try:
         params = [p.name for p in inspect.signature(target).parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
@@ -179,7 +233,7 @@ def call_context(fn, args, kwargs=None, static_argnums=(), static_argnames=()) -
     `diagnose` uses it to tell a size argument passed as a Python int (make it static) from one
     passed as an array (it must stay traced), and to name the argument in the fix."""
     nums, names = _static_of(fn, static_argnums, static_argnames)
-    target = fn.__wrapped__ if is_jitted(fn) else fn
+    target = _target(fn)
     out = {"function": getattr(target, "__name__", "f"), "student_jit": is_jitted(fn), "args": {},
            "static": [], "signature": _signature_line(target)}
     for i, (name, value) in enumerate(zip(_parameter_names(fn, len(args)), args)):
@@ -338,30 +392,26 @@ def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transf
 def count_traces(fn, calls, static_argnums=(), static_argnames=()):
     """Trace and compile counts of one `jax.jit(fn)` over `calls` (a list of argument tuples).
 
-    A student function that is already jitted is called as it is, so its own static_argnums
-    count. Explanations are JAX's own cache-miss reasons, one per retrace; `change` names the
+    A student function that is already jitted is counted with the static args it was built with
+    (its own static_argnums count). Traces are counted by wrapping the function (`_fresh_jit`).
+    Explanations are JAX's own cache-miss reasons, one per retrace; `change` names the
     argument whose type, shape, structure or static value changed before the first retrace.
     """
     _clear_caches()
-    jitted = _jitted(fn, static_argnums, static_argnames)
-    counter = {"name": _fun_name(fn), "traces": 0, "compiles": 0}
+    traces = []
+    jitted = _fresh_jit(fn, static_argnums, static_argnames, on_trace=lambda: traces.append(1))
     traced_at = []
-    with _explaining_cache_misses() as misses:
-        with _listener_lock:
-            _active_counters.append(counter)
+    with _explaining_cache_misses() as misses, _counting_events(_fun_name(fn)) as events:
         try:
             for i, call in enumerate(calls):
-                before = counter["traces"]
+                before = len(traces)
                 _block(jitted(*call))
-                if counter["traces"] > before:
+                if len(traces) > before:
                     traced_at.append(i)
         except Exception as exc:
-            return {"ok": False, "call": i, "traces": counter["traces"], "compiles": counter["compiles"],
+            return {"ok": False, "call": i, "traces": len(traces), "compiles": events["compiles"],
                     "error": describe_exception(exc, call_context(fn, call, None, static_argnums,
                                                                   static_argnames))}
-        finally:
-            with _listener_lock:
-                _active_counters.remove(counter)
     change = None
     retraces = [i for i in traced_at if i > 0]
     if retraces:
@@ -374,7 +424,7 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
             change = _retrace_change(signatures, names, retraces[0])
         except Exception:  # the explanation is a courtesy; the counts stand without it
             change = None
-    return {"ok": True, "traces": counter["traces"], "compiles": counter["compiles"],
+    return {"ok": True, "traces": len(traces), "compiles": events["compiles"],
             "calls": len(calls), "explanations": [_summarise_miss(m) for m in misses[1:]],
             "change": change}
 
@@ -428,7 +478,7 @@ def jaxpr_summary(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
     """Trace `fn` (honouring static args) and summarise its jaxpr."""
     _clear_caches()
     try:
-        traced = _jitted(fn, static_argnums, static_argnames).trace(*args, **(kwargs or {}))
+        traced = _jit_trace(_fresh_jit(fn, static_argnums, static_argnames), *args, **(kwargs or {}))
     except Exception as exc:
         return {"ok": False, "error": describe_exception(exc)}
     return {"ok": True, **summarise_jaxpr(traced.jaxpr.jaxpr)}
@@ -497,84 +547,111 @@ def _compile_seconds(jitted, args):
     """Trace, lower and compile from cold caches (nothing runs)."""
     _clear_caches()
     start = _perf_counter()
-    jitted.lower(*args).compile()
+    _jit_lower(jitted, *args).compile()
     return _perf_counter() - start
 
 
-def time_against(fn, reference, args, factor, static_argnums=(), phase="run", target_sample_s=0.025,
-                 min_rounds=3, max_rounds=11, budget_s=4.0):
-    """Time of `fn` against `reference` on the same `args`, in this process: the compiled run time
-    (`phase="run"`) or the time to trace and compile (`phase="compile"`).
+def timing_side(fn, args, static_argnums=(), phase="run", student=True, target_sample_s=0.025):
+    """One side of a timing, prepared where `fn` runs: `fn` jitted (a student's jit is rebuilt from
+    what it was built with) and traced. Returns a record ({'ok', 'summary', 'trace_s'}) and the
+    side's next steps: `warm()` compiles and runs it once and picks the calls per sample (run time
+    only), `sample()` returns (seconds of one sample, traces of any function meanwhile).
 
-    Both are jitted (a student function already jitted keeps its own jit) and traced (jaxpr
-    summaries, for the diagnosis); for run time, each is called once to compile. Then they are
-    timed in alternating rounds (student first on even rounds, reference first on odd ones), so
-    that a change of load on a shared machine hits both alike; a run-time sample averages enough
-    calls to last about `target_sample_s`. Rounds stop once every paired ratio lies far from
-    `factor` on the same side (after `min_rounds`), after `budget_s` (after 5 rounds), or at
-    `max_rounds`. Returns plain data; the check takes the verdict (median paired ratio vs `factor`).
-    Run-time caches are kept (unlike the other probes): a warm cache only shortens the untimed
-    first call.
-    """
+    A student's failure to trace is returned as {'ok': False, 'error': ...}; a reference's raises."""
     static_argnums = tuple(static_argnums)
-    jitted = {"reference": _jit(reference, static_argnums=static_argnums),
-              "student": _jitted(fn, static_argnums)}
-    out: dict = {"ok": True, "phase": phase, "not_timed": None, "summary": {}, "trace_s": {}}
-    for who in ("reference", "student"):
+    jitted = _fresh_jit(fn, static_argnums) if student else _jit(fn, static_argnums=static_argnums)
+    start = _perf_counter()
+    try:
+        traced = _jit_trace(jitted, *args)
+    except Exception as exc:
+        if not student:
+            raise
+        return {"ok": False, "error": describe_exception(exc)}, {}
+    record = {"ok": True, "trace_s": _perf_counter() - start, "summary": summarise_jaxpr(traced.jaxpr.jaxpr)}
+    state = {"calls": 1}
+
+    def call():
+        return jitted(*args)
+
+    def warm():
         start = _perf_counter()
         try:
-            traced = jitted[who].trace(*args)
+            _block(call())
         except Exception as exc:
-            if who == "reference":
+            if not student:
                 raise
             return {"ok": False, "error": describe_exception(exc)}
-        out["trace_s"][who] = _perf_counter() - start
-        out["summary"][who] = summarise_jaxpr(traced.jaxpr.jaxpr)
+        first = _perf_counter() - start
+        state["calls"] = max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
+        return {"ok": True, "first_call_s": first, "calls_per_sample": state["calls"]}
+
+    def sample():
+        with _counting_events("") as events:
+            if phase == "compile":
+                seconds = _compile_seconds(jitted, args)
+            else:
+                seconds = _timed_sample(call, state["calls"])
+        return seconds, events["all_traces"]
+
+    return record, {"warm": warm, "sample": sample}
+
+
+def compare_timings(student, reference, factor, phase="run", min_rounds=3, max_rounds=11, budget_s=4.0):
+    """The rounds of `time_against`, given its two sides (`timing_side` results, called here or in
+    the processes where they live; the reference's record first).
+
+    Unrolled programs are reported before anything is compiled. Then the sides are timed in
+    alternating rounds (student first on even rounds, reference first on odd ones), so that a change
+    of load on a shared machine hits both alike. Rounds stop once every paired ratio lies far from
+    `factor` on the same side (after `min_rounds`), after `budget_s` (after 5 rounds), or at
+    `max_rounds`. Returns plain data; the check takes the verdict (median paired ratio vs `factor`)."""
+    sides = {"student": student, "reference": reference}
+    out: dict = {"ok": True, "phase": phase, "not_timed": None,
+                 "summary": {who: side[0]["summary"] for who, side in sides.items()},
+                 "trace_s": {who: side[0]["trace_s"] for who, side in sides.items()}}
     if out["summary"]["student"]["eqns"] > max(UNROLLED_RATIO * out["summary"]["reference"]["eqns"],
                                               UNROLLED_MIN_EQNS):
         out["not_timed"] = "unrolled"
         return out
-
-    if phase == "compile":
-        measure = {who: (lambda j=j: _compile_seconds(j, args)) for who, j in jitted.items()}
-    else:
-        calls = {who: (lambda j=j: j(*args)) for who, j in jitted.items()}
-        out["first_call_s"] = {}
-        who = "reference"
-        try:
-            for who in ("reference", "student"):
-                start = _perf_counter()
-                _block(calls[who]())
-                out["first_call_s"][who] = _perf_counter() - start
-        except Exception as exc:
-            if who == "reference":
-                raise
-            return {"ok": False, "error": describe_exception(exc)}
-        per_sample = {who: max(1, min(10_000, math.ceil(target_sample_s / max(_timed_sample(call, 1), 1e-7))))
-                      for who, call in calls.items()}
-        measure = {who: (lambda c=c, k=per_sample[who]: _timed_sample(c, k)) for who, c in calls.items()}
-        out["calls_per_sample"] = per_sample
+    if phase == "run":
+        out["first_call_s"], out["calls_per_sample"] = {}, {}
+        for who in ("reference", "student"):
+            warmed = sides[who][1]["warm"]()
+            if not warmed["ok"]:
+                return warmed
+            out["first_call_s"][who] = warmed["first_call_s"]
+            out["calls_per_sample"][who] = warmed["calls_per_sample"]
     samples: dict = {"student": [], "reference": []}
     ratios: list = []
-    counter = {"name": "*", "traces": 0, "compiles": 0}   # traces of any function while timing
-    with _listener_lock:
-        _active_counters.append(counter)
+    traces = 0
     started = _perf_counter()
+    for i in range(max_rounds):
+        order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
+        got = {}
+        for who in order:
+            got[who], traced = sides[who][1]["sample"]()
+            traces += traced if who == "student" else 0
+        for who in order:
+            samples[who].append(got[who])
+        ratios.append(got["student"] / max(got["reference"], 1e-9))
+        clear = len(ratios) >= min_rounds and (min(ratios) > 2 * factor or max(ratios) < factor / 2)
+        if clear or (len(ratios) >= 5 and _perf_counter() - started > budget_s):
+            break
+    out.update(samples=samples, ratios=ratios, traces_while_timed=traces if phase == "run" else 0)
+    return out
+
+
+def time_against(fn, reference, args, factor, static_argnums=(), phase="run"):
+    """Time of `fn` against `reference` on the same `args`, both in this process: the compiled run
+    time (`phase="run"`) or the time to trace and compile (`phase="compile"`); see `compare_timings`.
+    (The grader times the reference in a trusted worker of its own instead, so that no hidden
+    reference ever sits beside the student's code.) Run-time caches are kept (unlike the other
+    probes): a warm cache only shortens the untimed first call."""
+    ref = timing_side(reference, args, static_argnums, phase, student=False)
+    mine = timing_side(fn, args, static_argnums, phase)
+    if not mine[0]["ok"]:
+        return mine[0]
     try:
-        for i in range(max_rounds):
-            order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
-            got = {who: measure[who]() for who in order}
-            for who in order:
-                samples[who].append(got[who])
-            ratios.append(got["student"] / max(got["reference"], 1e-9))
-            clear = len(ratios) >= min_rounds and (min(ratios) > 2 * factor or max(ratios) < factor / 2)
-            if clear or (len(ratios) >= 5 and _perf_counter() - started > budget_s):
-                break
+        return compare_timings(mine, ref, factor, phase)
     except Exception as exc:
         return {"ok": False, "error": describe_exception(exc)}
-    finally:
-        with _listener_lock:
-            _active_counters.remove(counter)
-    out.update(samples=samples, ratios=ratios,
-               traces_while_timed=counter["traces"] if phase == "run" else 0)
-    return out

@@ -54,9 +54,14 @@ def grade_many(paths, course: Course | None = None, assignment: str | None = Non
     course = course or Course()
     jobs = jobs or max(1, min(len(paths), os.cpu_count() or 1))
 
+    # Every notebook of the batch is hidden from every worker, not only its own: a student must not
+    # read a batch-mate's answers.
+    batch = [str(Path(p).resolve()) for p in paths if Path(p).exists()]
+    hide = [*(extra_hide or []), *batch]
+
     def one(path):
         try:
-            out = grade_notebook(path, course, assignment, limits, extra_hide).to_json()
+            out = grade_notebook(path, course, assignment, limits, hide).to_json()
         except NotebookError as exc:
             out = failed_notebook(str(path), str(exc), assignment or "")
         except Exception as exc:  # the grader never crashes on one notebook

@@ -8,6 +8,11 @@ A `GradingSession` grades one submission of one assignment:
   `RemoteObject` proxies: calling one sends the arguments to the worker and brings plain data back
   (`sandbox/wire.py`); `check.*` sends its probes to the worker and takes the verdict here.
 
+Only the names the contract gives the student's notebook cross into the test cells (the exercise
+functions, `course/exports.py`): a student's `len` or `_reference` is never what a test cell calls.
+A failure on a hidden test says only what `hidden.py` allows; a performance check times its hidden
+reference in a trusted worker of its own (`timing.py`), never beside the student's code.
+
 A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
 is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
 the score it would have had without it. A test cell whose call crashes or hangs the worker fails,
@@ -21,10 +26,12 @@ from dataclasses import dataclass, field
 
 from ..checks import check as check_module
 from ..checks.diagnose import shorten, student_error_text
+from ..course.exports import exported_names
 from ..course.layout import Assignment
-from ..course.notebook import Cell
+from ..course.notebook import Cell, hidden_lines
+from ..sandbox.process import ForgedReply, Limits, WorkerDied, dumps_request
+from . import hidden, timing
 from .results import CheckResult, ExerciseResult, NotebookResult
-from ..sandbox.process import ForgedReply, Limits, WorkerDied
 from .startup import StartedWorker, setup_request, start_worker
 
 
@@ -75,9 +82,13 @@ class GradingSession:
         self.generation = 0
         self.backend = None
         self.isolation = None
-        self.bound: dict[str, str] = {}     # student-bound callable name -> exercise whose cell bound it
+        self.exported = exported_names(assignment.cells)   # the only names test cells may call
+        self.bound: dict[str, str] = {}     # exported callable name -> exercise whose cell bound it
         self.current_exercise: str | None = None
         self.namespace: dict | None = None
+        self.references = None              # the trusted worker that times hidden references
+        if timing.needs_reference_worker(assignment.test_cells):   # started now, to overlap
+            self.references = timing.ReferenceWorker(self.limits, self.hide, assignment.setup_cells)
 
     # ------------------------------------------------------------------ worker lifecycle
     def _make_handle(self, node):
@@ -133,7 +144,7 @@ class GradingSession:
                     break
                 if not reply.get("ok"):
                     state.cell_error = reply.get("error") or {"type": "Error", "message": "unknown"}
-                callables = [n for n in reply.get("callables", []) if isinstance(n, str)]
+                callables = [n for n in reply.get("callables", []) if n in self.exported]
                 for name in callables:
                     self.bound[name] = exercise
                 for name in reply.get("bound", []):
@@ -157,9 +168,20 @@ class GradingSession:
 
     def close(self):
         self._discard_worker()
+        self.close_reference_worker()
         if self.started is not None:         # started ahead but never needed
             self.started.worker.close()
             self.started = None
+
+    def reference_worker(self) -> timing.ReferenceWorker:
+        if self.references is None:
+            self.references = timing.ReferenceWorker(self.limits, self.hide, self.assignment.setup_cells)
+        return self.references
+
+    def close_reference_worker(self):
+        if self.references is not None:
+            self.references.close()
+            self.references = None
 
     # ------------------------------------------------------------------ calls from test cells
     def _owner(self, obj: RemoteObject) -> str | None:
@@ -194,24 +216,26 @@ class GradingSession:
         return reply
 
     def call(self, obj: RemoteObject, args, kwargs):
-        from ..sandbox.process import _dumps
         reply = self._roundtrip(obj, {"op": "call", "target": obj.__autograder_ref__,
-                                      "args": _dumps((args, kwargs))})
+                                      "args": dumps_request((args, kwargs))})
         if not reply["ok"]:
             raise _rebuild_exception(reply["error"])
         return reply["value"]
 
     def run_probe(self, probe, obj: RemoteObject, args, kwargs):
-        from ..sandbox.process import _dumps
-        req = {"op": "probe", "target": obj.__autograder_ref__, "args": _dumps((args, kwargs))}
+        req = {"op": "probe", "target": obj.__autograder_ref__, "args": dumps_request((args, kwargs))}
         if getattr(probe, "__module__", "") == "autograder.checks.evidence":
             req["probe"] = probe.__name__
         else:
-            req["probe_pickle"] = _dumps(probe)
+            req["probe_pickle"] = dumps_request(probe)
         reply = self._roundtrip(obj, req)
         if not reply["ok"]:
             raise _rebuild_exception(reply["error"])
         return reply["value"]
+
+    def time_against(self, obj: RemoteObject, reference, args, factor, static_argnums, phase) -> dict:
+        """A performance check's timings: `obj` in its worker, `reference` in the reference worker."""
+        return timing.time_against(self, obj, reference, args, factor, static_argnums, phase)
 
     # ------------------------------------------------------------------ test cells
     def _test_namespace(self) -> dict:
@@ -252,6 +276,7 @@ class GradingSession:
         if state is not None and (state.failure or state.integrity):
             return self.run_test_cell(cell)
         self.current_exercise = cell.exercise
+        failure = None
         try:
             # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
             try:
@@ -263,15 +288,20 @@ class GradingSession:
             result.points = cell.points
         except AssertionError as exc:
             result.message = str(exc) or "AssertionError"
+            failure = exc
         except StudentCodeError as exc:
             result.message = f"your code raised {exc}"
+            failure = exc
         except NameError as exc:
             result.message = f"{exc}: " + self._missing_hint(cell.exercise)
         except Exception as exc:
             result.message = f"{type(exc).__name__}: {exc}"[:2000]
+            failure = exc
         finally:
             self._sync(cell.exercise)
             self.current_exercise = None
+        if failure is not None and result.line in hidden_lines(cell.source):
+            result.message = hidden.message(cell.grade_id, failure)   # nothing the student's code produced
         if state is not None and state.integrity:
             result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:

@@ -14,20 +14,7 @@ import html
 from pathlib import Path
 
 from .nbgrader_course import NbgraderCourse, write_atomically
-from .visibility import HIDDEN_DELIMITER, HIDDEN_END_DELIMITER
-
-
-def hidden_lines(source: str, begin: str = HIDDEN_DELIMITER, end: str = HIDDEN_END_DELIMITER) -> set[int]:
-    """1-based line numbers of a test cell that lie in a hidden region, delimiters included."""
-    hidden, inside = set(), False
-    for number, line in enumerate(source.split("\n"), start=1):
-        if begin in line:
-            inside = True
-        if inside:
-            hidden.add(number)
-        if end in line:
-            inside = False
-    return hidden
+from ..course.notebook import hidden_lines
 
 
 def _delimiters(ncourse: NbgraderCourse) -> tuple[str, str]:

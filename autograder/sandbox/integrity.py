@@ -1,11 +1,22 @@
-"""Detect a student's tampering with the libraries and hooks the grader relies on.
+"""Detect a student's tampering with the libraries, hooks and state the grader relies on.
 
 `Snapshot.take()` runs in the worker after the trusted setup cells and before any student code.
 It records the attributes of the modules and classes whose behaviour a verdict depends on (jax,
-jax.numpy, lax, numpy, numpy.testing, builtins, the autograder package) and the interpreter's
-global hooks (trace/profile functions, import hooks, audit hooks, threads, child processes).
+jax.numpy, lax, numpy, numpy.testing, builtins, the autograder package, the worker itself) and the
+interpreter's global hooks (trace/profile functions, import hooks), and the Python threads alive.
 `Snapshot.violations()` lists what changed since. Added attributes are allowed (lazy submodule
-imports add some); replaced or deleted ones are not.
+imports add some); replaced or deleted ones are not. Processes a worker leaves running are counted
+by the grader itself, from /proc (`WorkerProcess.leftover_processes`).
+
+It also installs an audit hook (PEP 578; it cannot be removed) that raises an *alarm* when student
+code reaches for what would let it alter the evidence from inside: a frame (`sys._getframe`,
+`inspect.currentframe`/`stack`, a traceback's or generator's frame, `traceback.walk_*`; from a
+frame, the worker's probe table, its snapshot and the request being answered are in reach), the
+garbage collector's object lists, the frames of other threads, a trace or profile function, a new
+audit hook, or a function's code replaced. An alarm is one byte written at once to a pipe (fd 5)
+whose read end only the grader holds, before the student's code gets what it asked for, so it
+cannot be taken back. Library code (JAX's logging and traceback filtering, `namedtuple`) asks for
+frames too; the alarm is raised only when the caller is the student's own code.
 
 This is defence in depth: under the CLI every verdict is taken in the grader's own process, so
 tampering in the worker can change evidence but never a comparison against reference values.
@@ -17,25 +28,79 @@ import importlib
 import os
 import sys
 import threading
+import time
 
 WATCHED_MODULES = (
     "builtins", "numpy", "numpy.testing", "numpy.linalg", "jax", "jax.numpy", "jax.lax",
     "jax.random", "jax.tree_util", "jax.nn", "jax.monitoring", "jax.extend.core", "jax._src.api",
     "jax._src.pjit", "jax._src.core", "jax._src.dispatch", "jax._src.array", "jax._src.config",
-    "autograder", "autograder.checks.check", "autograder.checks.evidence", "autograder.checks.diagnose",
-    "autograder.sandbox.wire", "autograder.sandbox.integrity", "autograder.sandbox.worker", "json", "os", "sys",
-    "struct", "logging", "contextlib", "io",
+    "jax._src.monitoring", "autograder", "autograder.checks.check", "autograder.checks.evidence",
+    "autograder.checks.diagnose", "autograder.checks.failure", "autograder.checks.plausible",
+    "autograder.sandbox.wire", "autograder.sandbox.integrity", "autograder.sandbox.worker",
+    "autograder.sandbox.procs", "json", "os", "sys", "struct", "logging", "contextlib", "io", "gc",
+    "inspect", "traceback",
 )
 _IGNORED = {"__builtins__", "__loader__", "__spec__", "__cached__", "__file__", "_", "__doc__"}
-_audit_events: list[str] = []
-_AUDITED = {"sys.addaudithook", "sys.settrace", "sys.setprofile", "sys._getframe"}
+
+ALARM_FD = 5
+# One byte per kind of alarm; the grader turns it into the violation's text.
+ALARMS = {
+    "F": "reached for the frames of the code that called it (sys._getframe, inspect, traceback frames)",
+    "G": "searched the garbage collector's objects (gc.get_objects, get_referrers, get_referents)",
+    "T": "read the frames of other threads (sys._current_frames)",
+    "H": "installed a trace, profile or audit hook",
+    "C": "replaced the code of a function (__code__)",
+}
+_EVENTS = {"sys._getframe": "F", "sys._current_frames": "T", "gc.get_objects": "G",
+           "gc.get_referrers": "G", "gc.get_referents": "G", "sys.settrace": "H", "sys.setprofile": "H",
+           "sys.addaudithook": "H"}
+_FRAME_ATTRIBUTES = {"tb_frame", "gi_frame", "cr_frame", "ag_frame"}
+# Library functions that hand frames to their caller: called by student code, they raise the alarm.
+_FRAME_APIS = {("inspect", "currentframe"), ("inspect", "stack"), ("inspect", "trace"),
+               ("inspect", "getouterframes"), ("inspect", "getinnerframes"), ("traceback", "walk_stack"),
+               ("traceback", "walk_tb")}
+_in_hook: set[int] = set()
+
+
+def _is_library(frame) -> bool:
+    """Code of an imported module other than the student's notebook (`__main__`): its globals are
+    that module's own namespace. Student cells, and code exec'd or unpickled into a namespace of
+    their own, are not."""
+    name = frame.f_globals.get("__name__")
+    module = sys.modules.get(name) if isinstance(name, str) else None
+    return module is not None and name != "__main__" and getattr(module, "__dict__", None) is frame.f_globals
+
+
+def _asked_by_student(frame) -> bool:
+    if frame is None:
+        return False
+    if not _is_library(frame):
+        return True
+    module = frame.f_globals.get("__name__")
+    return (module, frame.f_code.co_name) in _FRAME_APIS and frame.f_back is not None \
+        and not _is_library(frame.f_back)
 
 
 def _audit(event, args):
-    # Records attempts to install hooks that could intercept the grader. `sys._getframe` is only
-    # recorded when it reaches into the worker loop (checked in violations()).
-    if event in ("sys.addaudithook", "sys.settrace", "sys.setprofile"):
-        _audit_events.append(event)
+    code = _EVENTS.get(event)
+    if code is None:
+        if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
+            code = "F"
+        elif event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":
+            code = "C"
+        else:
+            return
+    me = threading.get_ident()
+    if me in _in_hook:
+        return
+    _in_hook.add(me)
+    try:
+        if code in "HC" or _asked_by_student(sys._getframe(1)):
+            os.write(ALARM_FD, code.encode())
+    except Exception:  # the channel closed: the grader sees its end-of-file
+        pass
+    finally:
+        _in_hook.discard(me)
 
 
 def _module_state(mod):
@@ -46,17 +111,44 @@ def _class_state(cls):
     return dict(vars(cls))
 
 
+def _python_threads() -> dict[int, object]:
+    """Every thread running Python code, by ident, with its current frame: threads started with
+    `threading` and with `_thread` alike (threading.enumerate() misses the latter)."""
+    return sys._current_frames()
+
+
+def _task_count() -> int:
+    """Threads of this process, from /proc (a thread started with `_thread` holds no Python frame
+    until it first runs, so it is missed by `_python_threads` for a moment)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+def _started_by_student(frame) -> bool:
+    """A thread whose outermost frame is not the runtime's (JAX runs host callbacks on threads of
+    its own, which hold a frame only while a callback runs)."""
+    while frame.f_back is not None:
+        frame = frame.f_back
+    name = frame.f_globals.get("__name__", "")
+    return not (isinstance(name, str) and name.startswith(("jax", "jaxlib")))
+
+
 class Snapshot:
     def __init__(self):
         self.modules: dict[str, tuple] = {}
         self.classes: dict[str, tuple] = {}
         self.hooks: dict[str, object] = {}
         self.threads: set[int] = set()
+        self.tasks = 0
 
     @classmethod
     def take(cls) -> "Snapshot":
         import jax
         import numpy as np
+
+        from . import worker
         snap = cls()
         for name in WATCHED_MODULES:
             try:  # import what student code might patch later, so that it is watched from now on
@@ -66,14 +158,15 @@ class Snapshot:
             mod = sys.modules.get(name)
             if mod is not None:
                 snap.modules[name] = (mod, _module_state(mod))
-        for c in (jax.Array, type(jax.numpy.zeros(1)), np.random.RandomState, type(jax.jit(lambda x: x))):
+        for c in (jax.Array, type(jax.numpy.zeros(1)), np.random.RandomState, type(jax.jit(lambda x: x)),
+                  cls, worker.Worker):
             snap.classes[f"{c.__module__}.{c.__qualname__}"] = (c, _class_state(c))
         snap.hooks = snap._hooks()
-        snap.threads = {t.ident for t in threading.enumerate()}
+        snap.threads = set(_python_threads())
+        snap.tasks = _task_count()
         if not getattr(sys, "_autograder_audit", False):
             sys.addaudithook(_audit)
             sys._autograder_audit = True
-        _audit_events.clear()
         return snap
 
     @staticmethod
@@ -110,14 +203,15 @@ class Snapshot:
             same = value == before if isinstance(value, list) else value is before
             if not same:
                 found.append(f"{key} was changed")
-        extra = [t for t in threading.enumerate() if t.ident not in self.threads and t.is_alive()]
+        tasks = _task_count()
+        if tasks > self.tasks:   # a thread was started since the last look: let it reach its first frame
+            time.sleep(0.005)
+        self.tasks = tasks
+        me = threading.get_ident()
+        extra = [ident for ident, frame in _python_threads().items()
+                 if ident not in self.threads and ident != me and _started_by_student(frame)]
         if extra:
             found.append(f"{len(extra)} thread(s) started by student code are still running")
-        if _audit_events:
-            found.append(f"student code called {sorted(set(_audit_events))}")
-        kids = _child_processes()
-        if kids:
-            found.append(f"{len(kids)} child process(es) started by student code are still running")
         return found[:20]
 
 
@@ -125,12 +219,3 @@ def _benign_change(before, after) -> bool:
     """Module-level values that libraries rebind themselves (counters, caches, plain data)."""
     plain = (int, float, str, bytes, bool, type(None), tuple, frozenset)
     return isinstance(before, plain) and isinstance(after, plain)
-
-
-def _child_processes() -> list[int]:
-    me = os.getpid()
-    try:
-        with open(f"/proc/{me}/task/{me}/children") as fh:
-            return [int(p) for p in fh.read().split()]
-    except OSError:
-        return []

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import itertools
 import json
 import os
 import pickle
@@ -54,13 +53,15 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from . import procs, seccomp
+
 
 # Each namespaced worker runs under its own unprivileged uid (no passwd entry needed), so that
 # RLIMIT_NPROC, which counts per uid, bounds each student's processes separately: one student's
-# fork bomb cannot starve another's worker of threads.
-_UID_BASE = 200_000
-_uid_lock = threading.Lock()
-_uid_counter = itertools.count()
+# fork bomb cannot starve another's worker of threads. Uids are leased (`UidLease`), never derived
+# from the grader's pid: two graders on one host must not hand a live worker's uid to another.
+UID_BASE = 200_000
+UID_RANGE = 100_000
 
 # The worker exits with this code, instead of replying, when a request left its disk full
 # (see worker.py): the request that filled it is the one charged.
@@ -71,7 +72,7 @@ INNER_TMP = "/tmp"
 INNER_WORK = "/tmp/work"
 
 # Protections that `Limits.bench_without` may switch off (benchmarks/sandbox_overhead.py only).
-PROTECTIONS = ("network", "disk", "lifetime")
+PROTECTIONS = ("network", "disk", "lifetime", "seccomp")
 
 
 # A worker's scratch folder on the host is named after the grader that made it, so that a later
@@ -123,9 +124,41 @@ def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AG
     return removed
 
 
-def _next_uid() -> int:
-    with _uid_lock:
-        return _UID_BASE + (os.getpid() % 2000) * 1000 + next(_uid_counter) % 1000
+def _uid_lock_dir() -> str:
+    """Where uid leases are kept: one folder for every grader on the host."""
+    for base in ("/run/lock", "/var/lock", tempfile.gettempdir()):
+        if os.path.isdir(base) and os.access(base, os.W_OK):
+            path = os.path.join(base, "jaxcourse-uids")
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            return path
+    raise RuntimeError("no writable folder for worker uid leases")
+
+
+class UidLease:
+    """An unprivileged uid of `[UID_BASE, UID_BASE + UID_RANGE)` held for one worker: an exclusive
+    flock on `<lock dir>/<uid>`, which the kernel drops when the grader closes it or dies, so a
+    uid is never handed out twice while its worker lives, by this grader or another on the host."""
+
+    def __init__(self, lock_dir: str | None = None, tries: int = 2000):
+        import fcntl
+        import random
+        lock_dir = lock_dir or _uid_lock_dir()
+        for _ in range(tries):
+            uid = UID_BASE + random.randrange(UID_RANGE)
+            fd = os.open(os.path.join(lock_dir, str(uid)), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            self.uid, self._fd = uid, fd
+            return
+        raise RuntimeError(f"no free worker uid after {tries} tries")
+
+    def release(self):
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
 
 
 @dataclass
@@ -159,7 +192,6 @@ class ForgedReply(WorkerDied):
 _UNSHARE = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--propagation", "private"]
 _UNSHARE_USER = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc",
                  "--propagation", "private"]
-_NET_IPC = ["--net", "--ipc"]
 
 
 def _unshare_command(mode: str, without=()) -> list[str]:
@@ -233,7 +265,9 @@ class WorkerProcess:
             os.mkdir(work)
         req_r, self._req_w = os.pipe()
         self._rep_r, rep_w = os.pipe()
-        child_fds = [req_r, rep_w]
+        self._alarm_r, alarm_w = os.pipe()   # the worker's audit hook reports here (integrity.py)
+        os.set_blocking(self._alarm_r, False)
+        child_fds = [req_r, rep_w, alarm_w]
         self._lifeline = None
         self._status = None
         if "lifetime" not in without:
@@ -256,10 +290,11 @@ class WorkerProcess:
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
         hide = [h for h in hide if not any(_is_within(k, h) for k in keep)]
-        self.uid = _next_uid() if self.isolation == "namespace" else os.getuid()
+        self._uid_lease = UidLease() if self.isolation == "namespace" else None
+        self.uid = self._uid_lease.uid if self._uid_lease else os.getuid()
         config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": _python_roots(),
                   "mode": self.isolation, "without": list(without), "env": env, "uid": self.uid,
-                  "fds": [req_r, rep_w], "lifeline": lifeline_fd if self._lifeline else None}
+                  "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None}
         stage2 = [sys.executable, "-m", "autograder.sandbox.process", json.dumps(config)]
         if self.isolation == "namespace" and not private_disk:
             os.chmod(self.scratch, 0o755)
@@ -294,37 +329,68 @@ class WorkerProcess:
             raise WorkerDied(self._death_reason())
         nonce = secrets.token_hex(12)
         try:
-            wire.write_frame(self._req_w, _dumps({**req, "nonce": nonce}))
+            wire.write_frame(self._req_w, dumps_request({**req, "nonce": nonce}))
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._death_reason()) from None
         return nonce
 
     def receive(self, nonce: str, timeout: float, make_handle) -> dict:
-        """Read the reply to the request that `send` returned `nonce` for (see `request`)."""
+        """Read the reply to the request that `send` returned `nonce` for (see `request`).
+
+        The reply's nonce is read and compared first; only a reply to this request is read to its
+        end (into one buffer of its announced size) and decoded. Processes the worker left running
+        are found here, from /proc, and added to the reply's violations."""
         from . import wire
-        payload = self._read_reply(timeout)
+        deadline = time.monotonic() + timeout
+        size = int.from_bytes(self._read_exactly(4, deadline, timeout), "big")
+        if size > wire.MAX_FRAME:
+            self.kill()
+            raise WorkerDied("the worker's reply exceeded the size limit")
+        if size < wire.NONCE_BYTES:
+            self.kill()
+            raise WorkerDied("wrote a malformed reply into the grader's channel (too short)")
+        got = bytes(self._read_exactly(wire.NONCE_BYTES, deadline, timeout))
+        if got != wire.nonce_bytes(nonce):
+            self.kill()
+            if got.strip().decode("ascii", "replace") in self._answered:
+                raise ForgedReply("answered an earlier request twice: a forged reply was written "
+                                  "into the grader's channel")
+            raise ForgedReply("wrote a reply that does not belong to the grader's request into its channel")
+        payload = self._read_exactly(size - wire.NONCE_BYTES, deadline, timeout)
         try:
             reply = wire.decode_reply(payload, make_handle)
         except wire.WireError as exc:
             self.kill()
             raise WorkerDied(f"wrote a malformed reply into the grader's channel ({exc})") from None
-        got = reply.get("nonce")
-        if got != nonce:
-            self.kill()
-            if got in self._answered:
-                raise ForgedReply("answered an earlier request twice: a forged reply was written "
-                                  "into the grader's channel")
-            raise ForgedReply("wrote a reply that does not belong to the grader's request into its channel")
         self._answered.add(nonce)
+        found = self.alarms()
+        left = self.leftover_processes()
+        if left:
+            found.append(f"{len(left)} process(es) started by student code are still running")
+        if found:
+            reply["violations"] = [*reply.get("violations", []), *found]
         return reply
 
-    def _read_reply(self, timeout: float) -> bytes:
-        from . import wire
-        deadline = time.monotonic() + timeout
-        buf = b""
-        need = 4
-        header_done = False
-        while True:
+    def alarms(self) -> list[str]:
+        """What the worker's audit hook reported since the last reply (integrity.ALARMS), read from
+        a pipe whose read end only the grader holds: student code can neither unsay an alarm nor
+        silence the channel without that showing (its write end closed reads as end-of-file)."""
+        from .integrity import ALARMS
+        try:
+            data = os.read(self._alarm_r, 4096)
+        except BlockingIOError:
+            return []
+        except OSError:
+            return []
+        if not data:
+            return ["student code closed the grader's alarm channel"] if self.proc.poll() is None else []
+        return [f"student code {ALARMS.get(code, 'raised an unknown alarm')}" for code in sorted(set(data.decode("ascii", "replace")))]
+
+    def _read_exactly(self, n: int, deadline: float, timeout: float) -> memoryview:
+        """`n` bytes of the reply channel, read into one buffer allocated once, by the deadline."""
+        view = memoryview(bytearray(n))
+        got = 0
+        while got < n:
             left = deadline - time.monotonic()
             if left <= 0:
                 self.kill()
@@ -335,19 +401,27 @@ class WorkerProcess:
                 if self.proc.poll() is not None:
                     raise WorkerDied(self._death_reason())
                 continue
-            chunk = os.read(self._rep_r, 1 << 20)
-            if not chunk:
+            count = os.readv(self._rep_r, [view[got:]])
+            if count == 0:
                 self.proc.wait(timeout=5)
                 raise WorkerDied(self._death_reason())
-            buf += chunk
-            if not header_done and len(buf) >= 4:
-                need = 4 + int.from_bytes(buf[:4], "big")
-                header_done = True
-                if need - 4 > wire.MAX_FRAME:
-                    self.kill()
-                    raise WorkerDied("the worker's reply exceeded the size limit")
-            if header_done and len(buf) >= need:
-                return buf[4:need]
+            got += count
+        return view
+
+    def leftover_processes(self) -> list[int]:
+        """Processes of this worker's sandbox other than the worker itself, read from /proc by the
+        grader (student code cannot hide them from it): the worker's children, and orphans that
+        a double fork left to the supervisor (pid 1 of the namespaces, or a subreaper)."""
+        if self.proc.poll() is not None:
+            return []
+        supervisor = self.proc.pid if self.isolation == "process" else next(iter(procs.children(self.proc.pid)), None)
+        if supervisor is None:
+            return []
+        tree = [p for p in procs.descendants(supervisor) if procs.state(p) not in ("Z", "X", None)]
+        if len(tree) <= 1:
+            return []
+        worker = min(procs.children(supervisor), key=lambda p: procs.start_time(p) or float("inf"), default=None)
+        return [p for p in tree if p != worker]
 
     def _worker_status(self) -> int | None:
         """The worker's own wait status as the supervisor reported it (an exit code, or minus the
@@ -426,17 +500,19 @@ class WorkerProcess:
 
     def close(self):
         self.kill()
-        for fd in (self._req_w, self._rep_r):
+        for fd in (self._req_w, self._rep_r, self._alarm_r):
             try:
                 os.close(fd)
             except OSError:
                 pass
         if self._lifeline is not None:
             self._lifeline.close()  # the supervisor, if still there, takes this as its signal to end
+        if self._uid_lease is not None:
+            self._uid_lease.release()   # after kill(): no process of that uid is left
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-def _dumps(req: dict) -> bytes:
+def dumps_request(req) -> bytes:
     """Pickle a request; grader-side proxies become references the worker resolves."""
     import io
 
@@ -663,18 +739,24 @@ def isolate(config: dict):
         os.setgid(config["uid"])
         os.setuid(config["uid"])
     os.chdir(config["work"])
-    # 5. the request and reply channels become fds 3 and 4 (see worker.py)
-    req_r, rep_w = config["fds"]
-    moved = [os.dup(req_r), os.dup(rep_w)]
-    for fd in (req_r, rep_w):
+    # 5. no new privileges, and the system calls a JAX worker never needs denied (seccomp.py)
+    if "seccomp" not in without:
+        try:
+            seccomp.install()
+        except OSError as exc:  # a kernel without seccomp filters: the other layers still hold
+            print(f"autograder: seccomp filter not installed: {exc}", file=sys.stderr)
+    # 6. the request, reply and alarm channels become fds 3, 4 and 5 (see worker.py)
+    channels = config["fds"]
+    moved = [os.dup(fd) for fd in channels]
+    for fd in channels:
         os.close(fd)
-    os.dup2(moved[0], 3)
-    os.dup2(moved[1], 4)
+    for target, fd in zip((3, 4, 5), moved):
+        os.dup2(fd, target)
     for fd in moved:
-        if fd not in (3, 4):
+        if fd not in (3, 4, 5):
             os.close(fd)
-    os.set_inheritable(3, True)  # dup2 onto the same number keeps close-on-exec
-    os.set_inheritable(4, True)
+    for target in (3, 4, 5):
+        os.set_inheritable(target, True)  # dup2 onto the same number keeps close-on-exec
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 
 
@@ -761,7 +843,7 @@ def _end_all(mode: str):
         return
     me = os.getpid()
     for _ in range(200):
-        kids = _descendants(me)
+        kids = procs.descendants(me)
         if not kids:
             return
         for pid in kids:
@@ -771,28 +853,6 @@ def _end_all(mode: str):
                 pass
         _reap(-1)
         time.sleep(0.01)
-
-
-def _descendants(root: int) -> list[int]:
-    """Live descendants of `root`, from /proc/<pid>/task/<tid>/children."""
-    found, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            try:
-                with open(f"/proc/{pid}/task/{tid}/children") as fh:
-                    kids = [int(k) for k in fh.read().split()]
-            except OSError:
-                continue
-            for kid in kids:
-                if kid not in found:
-                    found.append(kid)
-                    todo.append(kid)
-    return found
 
 
 def stage2(config: dict):

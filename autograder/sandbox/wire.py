@@ -9,7 +9,11 @@ scalars and numeric/bool arrays cross by value; anything else (a function the st
 object of the student's own class) stays in the worker and crosses as an opaque handle. No pickle,
 no object the student defined, ever reaches the grader's process.
 
-Frames are a 4-byte big-endian length followed by the payload.
+Frames are a 4-byte big-endian length followed by the payload. A reply's payload starts with the
+nonce of the request it answers (`NONCE_BYTES` ASCII bytes), so that the grader can refuse a reply
+that does not belong to its request before it reads the rest, let alone decodes it. The decoder
+then treats the rest as hostile: every malformation is a `WireError`, at most `MAX_NODES` values,
+every array buffer used by one array only (so a reply decodes to no more bytes than it holds).
 """
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ import numpy as np
 MAX_FRAME = 512 * 2**20       # a reply larger than this is treated as a broken worker
 MAX_NODES = 200_000
 MAX_DEPTH = 64
+NONCE_BYTES = 24              # secrets.token_hex(12)
 _DTYPES = {np.dtype(t).str for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
                                       np.uint16, np.uint32, np.uint64, np.float16, np.float32,
                                       np.float64, np.complex64, np.complex128)}
@@ -51,6 +56,12 @@ def _read_exact(fd: int, n: int) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
+
+
+def nonce_bytes(nonce) -> bytes:
+    """The fixed-size prefix of a reply: its request's nonce (ASCII, space-padded)."""
+    raw = (nonce if isinstance(nonce, str) else "").encode("ascii", "replace")[:NONCE_BYTES]
+    return raw.ljust(NONCE_BYTES, b" ")
 
 
 def read_frame(fd: int) -> bytes:
@@ -141,61 +152,112 @@ def encode_reply(header: dict, handles: dict) -> bytes:
 
 
 # ---------------------------------------------------------------- grader side: decode replies
-def decode_reply(payload: bytes, make_handle):
-    """Parse a reply safely. `make_handle(node)` turns a handle node into a grader-side proxy."""
+# The header fields a reply may have, with their types: anything else is malformed.
+_ENVELOPE = {"ok": bool, "error": (dict, type(None)), "value": object, "violations": list, "seconds": (int, float),
+             "bound": list, "callables": list, "backend": str, "devices": int, "pid": int, "uid": int}
+
+
+def decode_reply(payload, make_handle):
+    """Parse a reply's payload (after its nonce) safely. `make_handle(node)` turns a handle node
+    into a grader-side proxy. Every malformed reply raises WireError, whatever is wrong with it."""
     try:
-        n_head, n_buf = struct.unpack_from(">II", payload, 0)
-        pos = 8
-        header = json.loads(payload[pos:pos + n_head])
-        pos += n_head
-        buffers = []
-        for _ in range(n_buf):
-            (n,) = struct.unpack_from(">Q", payload, pos)
-            pos += 8
-            buffers.append(payload[pos:pos + n])
-            pos += n
-    except Exception as exc:
+        return _Decoder(memoryview(payload), make_handle).reply()
+    except WireError:
+        raise
+    except Exception as exc:  # any other failure of a hostile payload: a broken channel, not a crash
         raise WireError(f"malformed reply from the worker ({type(exc).__name__})") from None
-    if not isinstance(header, dict):
-        raise WireError("malformed reply from the worker (header is not an object)")
-    if "value" in header:
-        header["value"] = _decode(header["value"], buffers, make_handle, 0)
-    return header
 
 
-def _decode(node, buffers, make_handle, depth):
-    if depth > MAX_DEPTH:
-        raise WireError("reply too deeply nested")
-    if node is None or type(node) in (bool, int, float):
-        return node
-    if type(node) is not dict or "t" not in node:
-        raise WireError("malformed value in reply")
-    t = node["t"]
-    if t == "str":
-        return str(node["v"])
-    if t == "bigint":
-        return int(node["v"])
-    if t == "float":
-        return float(node["v"])
-    if t == "complex":
-        return complex(float(node["re"]), float(node["im"]))
-    if t in ("list", "tuple"):
-        items = [_decode(x, buffers, make_handle, depth + 1) for x in node["v"]]
-        return items if t == "list" else tuple(items)
-    if t == "dict":
-        keys = node["k"]
-        if any(type(k) not in (str, int) for k in keys):
-            raise WireError("malformed dict in reply")
-        return dict(zip(keys, (_decode(v, buffers, make_handle, depth + 1) for v in node["v"])))
-    if t in ("np", "npscalar", "jax", "key"):
+class _Decoder:
+    def __init__(self, payload: memoryview, make_handle):
+        self.payload = payload
+        self.make_handle = make_handle
+        self.buffers: list[tuple[int, int]] = []   # (offset, length) in the payload
+        self.used: set[int] = set()
+        self.nodes = 0
+
+    def reply(self) -> dict:
+        n_head, n_buf = struct.unpack_from(">II", self.payload, 0)
+        pos = 8
+        if pos + n_head > len(self.payload) or n_buf > MAX_NODES:
+            raise WireError("malformed reply from the worker (sizes exceed the frame)")
+        header = json.loads(bytes(self.payload[pos:pos + n_head]))
+        pos += n_head
+        for _ in range(n_buf):
+            (n,) = struct.unpack_from(">Q", self.payload, pos)
+            pos += 8
+            if pos + n > len(self.payload):
+                raise WireError("malformed reply from the worker (a buffer exceeds the frame)")
+            self.buffers.append((pos, n))
+            pos += n
+        if type(header) is not dict:
+            raise WireError("malformed reply from the worker (header is not an object)")
+        for key, value in header.items():
+            kind = _ENVELOPE.get(key)
+            if kind is None or (kind is not object and not isinstance(value, kind)) or \
+                    (kind is int and type(value) is bool):
+                raise WireError(f"malformed reply from the worker (field {key!r})")
+        if type(header.get("ok")) is not bool:
+            raise WireError("malformed reply from the worker (no verdict)")
+        for key in ("violations", "bound", "callables"):
+            if not all(type(v) is str for v in header.get(key, [])):
+                raise WireError(f"malformed reply from the worker (field {key!r})")
+        error = header.get("error")
+        if error is not None and not (type(error.get("type")) is str and type(error.get("message", "")) is str):
+            raise WireError("malformed reply from the worker (an error without a type)")
+        if "value" in header:
+            header["value"] = self.decode(header["value"], 0)
+        return header
+
+    def decode(self, node, depth):
+        self.nodes += 1
+        if self.nodes > MAX_NODES or depth > MAX_DEPTH:
+            raise WireError("reply too large or too deeply nested")
+        if node is None or type(node) in (bool, int, float):
+            return node
+        if type(node) is not dict or type(node.get("t")) is not str:
+            raise WireError("malformed value in reply")
+        t = node["t"]
+        if t == "str":
+            return str(node["v"])
+        if t == "bigint":
+            return int(str(node["v"])[:400])
+        if t == "float":
+            return float(str(node["v"]))
+        if t == "complex":
+            return complex(float(str(node["re"])), float(str(node["im"])))
+        if t in ("list", "tuple"):
+            if type(node["v"]) is not list:
+                raise WireError("malformed list in reply")
+            items = [self.decode(x, depth + 1) for x in node["v"]]
+            return items if t == "list" else tuple(items)
+        if t == "dict":
+            keys, values = node["k"], node["v"]
+            if type(keys) is not list or type(values) is not list or len(keys) != len(values) or \
+                    any(type(k) not in (str, int) for k in keys):
+                raise WireError("malformed dict in reply")
+            return dict(zip(keys, (self.decode(v, depth + 1) for v in values)))
+        if t in ("np", "npscalar", "jax", "key"):
+            return self.array(node, t)
+        if t == "handle":
+            return self.make_handle(node)
+        raise WireError(f"unknown value kind {t!r} in reply")
+
+    def array(self, node, t):
         if node["dtype"] not in _DTYPES:
             raise WireError("unsupported dtype in reply")
         dtype = np.dtype(node["dtype"])
-        shape = tuple(int(s) for s in node["shape"])
-        raw = buffers[int(node["b"])]
-        if len(raw) != dtype.itemsize * int(np.prod(shape, dtype=np.int64)):
+        shape = node["shape"]
+        if type(shape) is not list or len(shape) > MAX_DEPTH or any(type(s) is not int or s < 0 for s in shape):
+            raise WireError("malformed array shape in reply")
+        index = node["b"]
+        if type(index) is not int or not 0 <= index < len(self.buffers) or index in self.used:
+            raise WireError("an array buffer missing or used twice in reply")
+        self.used.add(index)
+        offset, length = self.buffers[index]
+        if length != dtype.itemsize * math.prod(shape):
             raise WireError("array buffer does not match its shape")
-        arr = np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+        arr = np.frombuffer(self.payload[offset:offset + length], dtype=dtype).reshape(shape).copy()
         if t == "np":
             return arr
         if t == "npscalar":
@@ -212,6 +274,3 @@ def _decode(node, buffers, make_handle, depth):
             except Exception:  # pragma: no cover - private API moved; weak type is then lost
                 pass
         return out
-    if t == "handle":
-        return make_handle(node)
-    raise WireError(f"unknown value kind {t!r} in reply")

@@ -126,11 +126,15 @@ class Worker:
         return {"ok": True, "value": value}
 
     def op_probe(self, req):
-        fn = self._resolve(req["target"])
+        """Run a probe on a function of the notebook (`target`), or, with no target, on its
+        arguments alone (the reference worker's references, which arrive as arguments)."""
+        target = req.get("target")
         probe = self.probes[req["probe"]] if "probe" in req else self._unpickle(req["probe_pickle"])
         args, kwargs = self._unpickle(req["args"])
+        if target is not None:
+            args = (self._resolve(target), *args)
         try:
-            value = probe(fn, *args, **kwargs)
+            value = probe(*args, **kwargs)
         except BaseException as exc:
             return {"ok": False, "error": self._describe(exc)}
         return {"ok": True, "value": value}
@@ -154,21 +158,19 @@ class Worker:
                 reply = {"ok": False, "error": self._describe(exc)}
             if _disk_full(self.scratch):
                 _exit(DISK_FULL_EXIT)
-            reply["nonce"] = req.get("nonce")
             reply["seconds"] = round(time.perf_counter() - started, 4)
             reply["violations"] = self._violations()
             try:
                 payload = wire.encode_reply(reply, self.handles)
             except Exception as exc:
                 payload = wire.encode_reply({"ok": False, "error": self._describe(exc),
-                                             "violations": reply["violations"],
-                                             "nonce": req.get("nonce")}, self.handles)
+                                             "violations": reply["violations"]}, self.handles)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
                 except Exception:  # e.g. the output cap was reached: nothing more is printed
                     pass
-            wire.write_frame(REPLY_FD, payload)
+            wire.write_frame(REPLY_FD, wire.nonce_bytes(req.get("nonce")) + payload)
 
 
 def _disk_full(path: str, _statvfs=os.statvfs) -> bool:

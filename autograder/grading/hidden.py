@@ -1,0 +1,47 @@
+"""What a failure on a hidden test may say: the grader's own words, never the student code's.
+
+A hidden test calls the student's function on inputs the student has not seen. Whatever that code
+returns or raises can carry those inputs (an exception message, an exception class named after
+them, values returned in place of a result, a trace count chosen to spell them), and a message that
+quotes it would hand them to the student in the feedback, on Gradescope or PrairieLearn. So when a
+graded cell fails on a line of its hidden region, its message is rebuilt here from what the grader
+itself knows: the cell's grade_id, the test author's description of the case (`what=`), the
+category of what failed, and a cause and fix only when they are fixed texts (of the grader's rule
+table or of the test author). The verdict, and which of about forty fixed explanations applies, are
+all it says about the hidden input.
+"""
+from __future__ import annotations
+
+import builtins
+
+from ..checks.failure import CATEGORIES, CheckFailure
+
+# Exception classes whose names carry nothing but the class: Python's own and JAX's. A student's
+# own class could be named after a hidden input.
+_KNOWN_ERRORS = {name for name, value in vars(builtins).items()
+                 if isinstance(value, type) and issubclass(value, BaseException)} | {
+    "ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
+    "TracerArrayConversionError", "NonConcreteBooleanIndexError", "UnexpectedTracerError",
+    "KeyReuseError", "XlaRuntimeError", "JaxRuntimeError", "ShardingTypeError", "InconclusiveDimensionOperation"}
+
+GENERIC_FIX = "hidden tests use inputs you have not seen: test your function on more cases of your own"
+
+
+def message(grade_id: str, exc: BaseException) -> str:
+    """The message of a graded cell that failed on its hidden region with `exc`."""
+    what, cause, fix = None, None, None
+    if isinstance(exc, CheckFailure):
+        what, cause, fix = exc.what, exc.hidden_cause, exc.hidden_fix
+        sentence = CATEGORIES.get(exc.category, "a hidden test failed")
+    elif getattr(exc, "desc", None) is not None:           # the student's code raised (session.StudentCodeError)
+        kind = exc.desc.get("type", "")
+        sentence = f"your code raised {kind if kind in _KNOWN_ERRORS else 'an exception'}"
+        from ..checks.diagnose import explain_static
+        cause, fix = explain_static(exc.desc) or (None, None)
+    else:
+        sentence = "a hidden test failed"
+    text = f"[check] {grade_id} failed on a hidden test" + (f" ({what})" if what else "") + \
+        f": {sentence} on an input you have not seen"
+    if cause:
+        text += f"\n  cause: {cause}"
+    return text + f"\n  fix: {fix or GENERIC_FIX}"

@@ -1,0 +1,155 @@
+"""The parts of the trust boundary (issue 23) one at a time; test_boundary.py attacks them together.
+
+Each part is tested with what it must accept and what it must refuse: the names test cells may
+call, what a hidden failure may say, which evidence is plausible, the system calls a worker may
+make, and worker uids that two graders can never share.
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import multiprocessing
+import os
+import platform
+import threading
+
+import pytest
+
+from autograder.checks import plausible
+from autograder.checks.failure import CheckFailure
+from autograder.course.exports import exported_names, free_global_names, top_level_names
+from autograder.course.notebook import Cell
+from autograder.grading import hidden
+
+
+# ---------------------------------------------------------------- the names test cells may call
+def test_the_course_exports_its_exercise_functions_and_nothing_a_student_adds(course):
+    exported = exported_names(course.assignment("02_static_shapes").cells)
+    assert exported["create_filled_jit"] == "create_filled" and exported["mask_tensor"] == "mask_tensor"
+    for assignment in course.assignment_names():
+        spec = course.assignment(assignment)
+        names = exported_names(spec.cells)
+        assert set(spec.exercises) <= set(names)
+        assert not {"len", "zip", "range", "abs", "jnp", "np", "check", "jax"} & set(names), names
+
+
+def test_a_builtin_or_a_test_helper_is_never_exported():
+    cells = [Cell(0, "setup", "setup", "import numpy as np"),
+             Cell(1, "solution", "f", "def f(x):\n    return x\ndef len(x):\n    return 0\nnp = None\n", exercise="f"),
+             Cell(2, "test", "f_correctness", "def _ref(x):\n    return x\nassert len([1]) == 1\nf(_ref(1))\n",
+                  exercise="f", kind="correctness")]
+    assert exported_names(cells) == {"f": "f"}
+    assert "_ref" not in free_global_names(cells[2].source) and "len" in free_global_names(cells[2].source)
+    assert top_level_names(cells[1].source) == {"f", "len", "np"}
+
+
+# ---------------------------------------------------------------- what a hidden failure may say
+def test_a_hidden_failure_keeps_fixed_teaching_and_drops_the_evidence():
+    exc = CheckFailure("[check] values of f(x) failed: actual [13.5]", category="values", what="f(x) on a hidden input",
+                       hidden_cause=None, hidden_fix="check the formula")
+    text = hidden.message("f_correctness", exc)
+    assert "13.5" not in text and "f(x) on a hidden input" in text and "differs from the expected values" in text
+    assert "fix: check the formula" in text
+
+
+def test_a_student_exception_is_named_only_when_its_class_is_python_or_jax():
+    class Raised(Exception):
+        desc = {"type": "Input_13.5_0.4375", "message": "cause: 13.5"}
+    assert "13.5" not in hidden.message("f_correctness", Raised())
+    Raised.desc = {"type": "ValueError", "message": "13.5"}
+    text = hidden.message("f_correctness", Raised())
+    assert "raised ValueError" in text and "13.5" not in text
+
+
+# ---------------------------------------------------------------- plausible evidence
+def test_implausible_trace_counts_fail_as_evidence():
+    with pytest.raises(CheckFailure) as info:
+        plausible.traces({"ok": True, "traces": 0, "compiles": 0, "explanations": [], "change": None}, 3)
+    assert info.value.category == "evidence"
+    ok = {"ok": True, "traces": 2, "compiles": 2, "explanations": ["x"], "change": None}
+    assert plausible.traces(ok, 3) is ok
+
+
+def test_a_jaxpr_summary_must_add_up():
+    summary = {"ok": True, "primitives": {"mul": 2}, "eqns": 2, "cond_branches": [],
+               "largest": {"size": 6, "shape": [2, 3], "dtype": "float32", "primitive": "mul"}}
+    assert plausible.jaxpr(dict(summary))["eqns"] == 2
+    with pytest.raises(CheckFailure):
+        plausible.jaxpr({**summary, "eqns": 1})
+    with pytest.raises(CheckFailure):
+        plausible.jaxpr({**summary, "cond_branches": [2]})
+
+
+def test_timing_ratios_are_recomputed_from_the_samples():
+    summary = {"primitives": {}, "eqns": 0, "cond_branches": [], "largest": {"size": 0, "shape": [], "dtype": "", "primitive": ""}}
+    result = {"ok": True, "not_timed": None, "summary": {"student": summary, "reference": summary},
+              "samples": {"student": [2.0, 2.0], "reference": [1.0, 1.0]}, "ratios": [0.1, 0.1],
+              "first_call_s": {"student": 1.0, "reference": 1.0}, "trace_s": {"student": 0.1, "reference": 0.1}}
+    assert plausible.timing(result)["ratios"] == [2.0, 2.0]
+    with pytest.raises(CheckFailure):
+        plausible.timing({**result, "samples": {"student": [-1.0, 1.0], "reference": [1.0, 1.0]}})
+
+
+# ---------------------------------------------------------------- the system calls a worker may make
+def _in_filtered_child(queue):
+    from autograder.sandbox import seccomp
+    libc = ctypes.CDLL(None, use_errno=True)
+    nr = {"x86_64": {"add_key": 248, "unshare": 272, "io_uring_setup": 425},
+          "aarch64": {"add_key": 217, "unshare": 97, "io_uring_setup": 425}}[platform.machine()]
+    out = {"installed": seccomp.install()}
+    for name, args in (("add_key", (b"user", b"k", b"v", 1, ctypes.c_int(-4))), ("unshare", (0x10000000,)),
+                       ("io_uring_setup", (4, ctypes.create_string_buffer(120)))):
+        rc = libc.syscall(nr[name], *args)
+        out[name] = -ctypes.get_errno() if rc < 0 else rc
+    started = []
+    thread = threading.Thread(target=lambda: started.append(1))   # clone3 -> ENOSYS -> clone works
+    thread.start()
+    thread.join()
+    pid = os.fork()
+    if pid == 0:
+        os._exit(7)
+    out["thread"] = started == [1]
+    out["fork"] = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    queue.put(out)
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "aarch64"), reason="the filter covers x86-64 and arm64")
+def test_the_worker_filter_denies_keyrings_namespaces_and_io_uring_but_not_threads_or_fork():
+    queue = multiprocessing.get_context("fork").Queue()
+    child = multiprocessing.get_context("fork").Process(target=_in_filtered_child, args=(queue,))
+    child.start()
+    out = queue.get(timeout=60)
+    child.join()
+    assert out["installed"] == "seccomp"
+    assert out["add_key"] == out["unshare"] == out["io_uring_setup"] == -errno.EPERM, out
+    assert out["thread"] and out["fork"] == 7, out
+
+
+# ---------------------------------------------------------------- worker uids
+def _lease_in_another_process(lock_dir, queue, done):
+    from autograder.sandbox.process import UidLease
+    lease = UidLease(lock_dir, tries=200)
+    queue.put(lease.uid)
+    done.wait(30)       # held until the test is done looking; exiting releases it
+
+
+def test_uid_leases_are_never_shared_between_graders(tmp_path, monkeypatch):
+    """With only two uids to hand out, two graders get one each and a third gets none until one is
+    released (the old pid-derived uids collided for graders whose pids differ by 2000)."""
+    from autograder.sandbox import process
+    monkeypatch.setattr(process, "UID_RANGE", 2)
+    mine = process.UidLease(str(tmp_path))
+    ctx = multiprocessing.get_context("fork")
+    queue, done = ctx.Queue(), ctx.Event()
+    other = ctx.Process(target=_lease_in_another_process, args=(str(tmp_path), queue, done))
+    other.start()
+    theirs = queue.get(timeout=30)
+    assert theirs in (process.UID_BASE, process.UID_BASE + 1) and theirs != mine.uid
+    with pytest.raises(RuntimeError, match="no free worker uid"):
+        process.UidLease(str(tmp_path), tries=50)   # both held (the other process holds its lock)
+    done.set()
+    other.join()                                     # it exited: the kernel released its lock
+    again = process.UidLease(str(tmp_path), tries=200)
+    assert again.uid == theirs
+    mine.release()
+    again.release()
