@@ -1,0 +1,357 @@
+"""What only the place where an exception happened can see, described as plain data.
+
+`describe_exception` runs where the student's code runs (the notebook kernel, or the sandboxed
+worker under the CLI). It reads the traceback's frames, the failing line's source parsed with `ast`,
+the frame's locals, JAX's own account of where a tracer came from and how each jit argument was
+passed, and returns plain data that can cross a process boundary; `rules.py` explains it.
+"""
+from __future__ import annotations
+
+import ast
+import linecache
+import os
+import re
+import types
+
+from .text import scrub, shorten
+
+# ---------------------------------------------------------------- where student code is
+_LIBRARY_MARKERS = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "numpy" + os.sep,
+                    os.sep + "autograder" + os.sep, os.sep + "site-packages" + os.sep,
+                    os.sep + "cloudpickle" + os.sep)
+_STDLIB = os.path.dirname(os.__file__)
+
+
+def is_student_frame(filename: str) -> bool:
+    """Student code is any frame outside the libraries and the standard library."""
+    if not filename or filename.startswith("<frozen"):
+        return False
+    if filename.startswith(_STDLIB) and os.sep + "site-packages" + os.sep not in filename:
+        return False
+    return not any(m in filename for m in _LIBRARY_MARKERS)
+
+
+_TRACING_AT = re.compile(r"The error occurred while tracing the function \S+ at \S+ for \w+\.\s*")
+_ORIGIN_LINE = re.compile(r"from line (\S+?):(\d+)(?::\d+)? \(([^)]*)\)")
+_DEPENDS_ON = re.compile(r"depends on the value of the arguments? (.+?)\.(?:\s|$)")
+
+
+def _jax_evidence(message: str) -> str:
+    """JAX's message without what the student cannot act on: links, file paths, jaxpr listings."""
+    keep = []
+    for line in message.strip().splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("See https://", "operation ", "from line ", "----")):
+            continue
+        if stripped.startswith("This value became a tracer due to JAX operations"):
+            continue
+        line = _TRACING_AT.sub("", line)
+        line = line.replace(" This value became a tracer due to JAX operations on these lines:", "")
+        if line.strip():
+            keep.append(line.rstrip())
+    return "\n".join(keep)
+
+
+# ---------------------------------------------------------------- reading the student's line
+def _module_tree(filename: str):
+    linecache.checkcache(filename)         # a cell file rewritten since (the same grade_id run again)
+    source = "".join(linecache.getlines(filename))
+    if not source:
+        return None
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return None
+
+
+def _innermost_statement(tree, lineno: int):
+    """The innermost statement spanning `lineno`, and the loop (if any) around it."""
+    best, loop = None, None
+    stack = [(tree, None)]
+    while stack:
+        node, enclosing_loop = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.stmt) and child.lineno <= lineno <= (child.end_lineno or child.lineno):
+                best = child
+                loop = enclosing_loop
+                stack.append((child, child if isinstance(child, (ast.For, ast.While)) else enclosing_loop))
+            elif not isinstance(child, ast.stmt):
+                stack.append((child, enclosing_loop))
+    return best, loop
+
+
+def _header(stmt):
+    """The part of a statement that runs on its first line (an `if`'s test, not its body)."""
+    if isinstance(stmt, (ast.If, ast.While)):
+        return stmt.test, "while" if isinstance(stmt, ast.While) else "if"
+    if isinstance(stmt, (ast.For, ast.AsyncFor)):
+        return stmt.iter, "for"
+    if isinstance(stmt, ast.Assert):
+        return stmt, "assert"
+    if isinstance(stmt, ast.Return):
+        return stmt, "return"
+    if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        return stmt, "assign"
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With)):
+        return None, "other"
+    return stmt, "expr"
+
+
+def _dotted(node) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else f".{node.attr}"
+    if isinstance(node, ast.Call):
+        return _dotted(node.func)
+    return ""
+
+
+_ARRAY_MODULES = ("jnp.", "jax.numpy.", "lax.", "jax.lax.", "jax.nn.", "jax.random.", "jax.scipy.")
+
+
+def _mentions_static_size(node) -> bool:
+    """Whether an expression reads a shape-like number: `.shape`, `.size`, `.ndim` or `len(...)`."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr in ("shape", "size", "ndim"):
+            return True
+        if isinstance(sub, ast.Call) and _dotted(sub.func) == "len":
+            return True
+    return False
+
+
+def _kind_of(value) -> str:
+    """A plain-data word for a local value; never calls student code beyond `type()`."""
+    t = type(value)
+    mod = getattr(t, "__module__", "") or ""
+    if t in (list, tuple, dict, int, float, bool, str):
+        return t.__name__
+    if mod.startswith("numpy"):
+        return "ndarray" if t.__name__ == "ndarray" else "numpy"
+    if "Tracer" in t.__name__:
+        return "tracer"
+    if mod.startswith(("jax", "jaxlib")):
+        if callable(value) and hasattr(value, "lower") and hasattr(value, "__wrapped__"):
+            return "jitted"
+        return "jax"
+    if callable(value):
+        return "callable"
+    return "object"
+
+
+def _lookup(frame, name):
+    if frame is None:
+        return None, False
+    try:
+        if name in frame.f_locals:
+            return frame.f_locals[name], True
+        if name in frame.f_globals:
+            return frame.f_globals[name], True
+    except Exception:  # a frame whose locals cannot be read
+        pass
+    return None, False
+
+
+def _names_a_function(node, frame) -> bool:
+    """An element of a list written in place is a function: a lambda, a name bound to a callable,
+    or a module attribute such as `jnp.sin` (looked up on the module, never on student objects)."""
+    if isinstance(node, ast.Lambda):
+        return True
+    if isinstance(node, ast.Name):
+        value, found = _lookup(frame, node.id)
+        return found and callable(value)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        module, found = _lookup(frame, node.value.id)
+        return found and isinstance(module, types.ModuleType) and callable(getattr(module, node.attr, None))
+    return False
+
+
+def _expression_facts(expr, frame) -> dict:
+    """What a rule may ask about an expression: calls, boolean operators, subscripts and their
+    containers, conversions wrapped around `jnp` calls, shape arithmetic done with `jnp`."""
+    calls, subscripts, names = [], [], []
+    facts = {"bool_ops": False, "fstring_spec": False, "int_around_array_call": False,
+             "array_math_on_sizes": False, "jitted_calls": []}
+    for node in ast.walk(expr):
+        if isinstance(node, ast.BoolOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+            facts["bool_ops"] = True
+        elif isinstance(node, ast.JoinedStr) and any(
+                isinstance(v, ast.FormattedValue) and v.format_spec is not None for v in node.values):
+            facts["fstring_spec"] = True
+        elif isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            calls.append(name)
+            if name == "int" and node.args and isinstance(node.args[0], ast.Name):
+                facts.setdefault("int_of_names", []).append(node.args[0].id)   # `int(k)`: an index
+            if name in ("int", "float", "bool", "round", "complex") and node.args:
+                inner = [_dotted(c.func) for c in ast.walk(node.args[0]) if isinstance(c, ast.Call)]
+                if any(n.startswith(_ARRAY_MODULES) for n in inner):
+                    facts["int_around_array_call"] = True
+            if name.startswith(_ARRAY_MODULES) and any(_mentions_static_size(a) for a in node.args):
+                facts["array_math_on_sizes"] = True
+            if isinstance(node.func, ast.Name):
+                value, found = _lookup(frame, node.func.id)
+                if found and _kind_of(value) == "jitted":
+                    facts["jitted_calls"].append(node.func.id)
+        elif isinstance(node, ast.Subscript):
+            entry = {"name": _dotted(node.value), "slice": isinstance(node.slice, ast.Slice),
+                     "index": ast.unparse(node.slice) if hasattr(ast, "unparse") else "",
+                     "container": "", "callables": False}
+            if isinstance(node.value, ast.Name):
+                value, found = _lookup(frame, node.value.id)
+                if found:
+                    entry["container"] = _kind_of(value)
+                    if entry["container"] in ("list", "tuple"):
+                        entry["callables"] = bool(value) and all(callable(v) for v in value)
+                    elif entry["container"] == "dict":
+                        entry["callables"] = bool(value) and all(callable(v) for v in value.values())
+            elif isinstance(node.value, (ast.List, ast.Tuple)):   # `[f, g, h][i]`, written in place
+                entry["container"] = "list" if isinstance(node.value, ast.List) else "tuple"
+                entry["callables"] = bool(node.value.elts) and all(
+                    _names_a_function(e, frame) for e in node.value.elts)
+                entry["name"], entry["literal"] = ast.unparse(node.value), True
+            subscripts.append(entry)
+    tracers = []
+    for name in dict.fromkeys(names):
+        value, found = _lookup(frame, name)
+        if found and _kind_of(value) == "tracer":
+            tracers.append(name)
+    facts.update(calls=calls, subscripts=subscripts, tracers=tracers)
+    return facts
+
+
+def _statement_facts(filename: str, lineno: int, frame=None) -> dict:
+    """Facts about the statement at `filename:lineno`, read with `ast` (empty if unreadable)."""
+    tree = _module_tree(filename)
+    if tree is None:
+        return {}
+    stmt, loop = _innermost_statement(tree, lineno)
+    if stmt is None:
+        return {}
+    expr, kind = _header(stmt)
+    facts = {"kind": kind, "line": lineno}
+    if expr is not None:
+        facts.update(_expression_facts(expr, frame))
+        try:
+            facts["source"] = shorten(ast.get_source_segment("".join(linecache.getlines(filename)), expr) or "", 300)
+        except Exception:
+            facts["source"] = ""
+    facts["in_loop"] = loop is not None
+    facts["exits_loop"] = kind == "if" and any(isinstance(n, ast.Break) for b in stmt.body for n in ast.walk(b))
+    if kind == "if" and any(isinstance(n, ast.Break) for n in ast.walk(stmt)):
+        facts["exits_loop"] = True
+    return facts
+
+
+def _leak_site(message: str) -> dict | None:
+    """For an escaped tracer: the line of the leaking function that stores into outside state."""
+    m = re.search(r"value leaked was (\S+) at (\S+?):(\d+)", message)
+    if not m:
+        return None
+    name, filename, lineno = m.group(1), m.group(2), int(m.group(3))
+    tree = _module_tree(filename)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name \
+                and node.lineno <= lineno <= (node.end_lineno or lineno):
+            local = {a.arg for a in node.args.args + node.args.kwonlyargs}
+            for sub in ast.walk(node):
+                if isinstance(sub, (ast.Assign, ast.AugAssign)):
+                    targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                    for t in targets:
+                        if isinstance(t, ast.Name):
+                            local.add(t.id)
+            for sub in ast.walk(node):
+                hit = False
+                if isinstance(sub, (ast.Assign, ast.AugAssign)):
+                    targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                    hit = any(isinstance(t, (ast.Subscript, ast.Attribute)) and
+                              _dotted(t.value).split(".")[0] not in local for t in targets)
+                elif isinstance(sub, ast.Global):
+                    hit = True
+                elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) and \
+                        sub.func.attr in ("append", "extend", "update", "add", "setdefault", "insert"):
+                    hit = _dotted(sub.func.value).split(".")[0] not in local
+                if hit:
+                    line = linecache.getline(filename, sub.lineno).strip()
+                    return {"file": os.path.basename(filename), "line": sub.lineno, "code": line,
+                            "function": name}
+            return {"file": os.path.basename(filename), "line": node.lineno,
+                    "code": linecache.getline(filename, node.lineno).strip(), "function": name}
+    return None
+
+
+def _first_use(signature: dict, names: list) -> dict | None:
+    """The first line of the function body that reads one of `names` (a static argument JAX
+    failed on before tracing began), as a `where` entry; None when it cannot be read."""
+    path = signature.get("path")
+    tree = _module_tree(path) if path else None
+    if tree is None or not names:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= signature["line"] \
+                and node.name == signature.get("function"):
+            uses = [n.lineno for stmt in node.body for n in ast.walk(stmt)
+                    if isinstance(n, ast.Name) and n.id in names]
+            if uses:
+                line = min(uses)
+                return {**signature, "line": line, "code": linecache.getline(path, line).strip()}
+    return None
+
+
+# ---------------------------------------------------------------- the description
+def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
+    """Plain-data description of an exception, made where it was raised.
+
+    `call` (from `evidence.call_context`) says which function was jitted and how each of its
+    arguments was passed; rules use it to tell a size argument from a data argument.
+    """
+    names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
+    message = str(exc)
+    where, frame = None, None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if is_student_frame(code.co_filename):
+            lineno = tb.tb_lineno
+            linecache.checkcache(code.co_filename)
+            line = linecache.getline(code.co_filename, lineno).strip()
+            where = {"file": os.path.basename(code.co_filename), "line": lineno, "code": line,
+                     "function": code.co_name, "path": code.co_filename}
+            frame = tb.tb_frame
+        tb = tb.tb_next
+    facts = _statement_facts(where["path"], where["line"], frame) if where else {}
+    if where is None and "UnexpectedTracerError" in names:
+        where = _leak_site(message)
+    if where is None and call and call.get("signature"):
+        where = dict(call["signature"])           # e.g. a static argument JAX could not hash
+        where = _first_use(where, call.get("static") or []) or where
+    origin = []
+    for filename, lineno, _fn in _ORIGIN_LINE.findall(message)[:3]:
+        facts_at = _statement_facts(filename, int(lineno))
+        origin.append({"line": int(lineno), "code": linecache.getline(filename, int(lineno)).strip(),
+                       "array_math_on_sizes": bool(facts_at.get("array_math_on_sizes")),
+                       "calls": facts_at.get("calls", [])})
+    depends = _DEPENDS_ON.search(message)
+    traced_args = []
+    if depends:
+        traced_args = [a.strip(" '") for a in re.split(r",\s*|\s+and\s+", depends.group(1)) if a.strip()]
+    if where:
+        where.pop("path", None)
+    if call and call.get("signature"):          # a path is no evidence a student can act on
+        call = {**call, "signature": {k: v for k, v in call["signature"].items() if k != "path"}}
+    return {
+        "type": type(exc).__name__, "mro": names,
+        "message": shorten(scrub(_jax_evidence(message) or message), 600),
+        "text": scrub(message)[:4000],
+        "where": where, "facts": facts, "origin": origin,
+        "from_operations": "became a tracer due to JAX operations" in message,
+        "traced_args": traced_args,
+        "call": call or {},
+    }
+
+
