@@ -41,21 +41,20 @@ def _backend() -> str:
 
 
 def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None, *,
-          category: str, what: str | None = None, static: bool | str = True):
+          category: str, static: bool | str = True):
     """Raise a CheckFailure. `static` says which of `cause` and `fix` are fixed texts (of the grader
     or the test author) that a hidden test may show: True (both), "fix" (the fix only) or False
     (neither: they quote what the student's code did)."""
-    raise CheckFailure(message(title, evidence_text, cause, fix), category=category, what=what,
+    raise CheckFailure(message(title, evidence_text, cause, fix), category=category,
                        hidden_cause=cause if static is True else None,
                        hidden_fix=fix if static in (True, "fix") else None)
 
 
-def _fail_on_error(title: str, desc: dict, *, category: str, what: str | None = None, prefix: str = ""):
+def _fail_on_error(title: str, desc: dict, *, category: str, prefix: str = ""):
     """Raise a CheckFailure for an exception the student's code raised (described by `desc`)."""
     cause, fix = explain(desc)
     hidden_cause, hidden_fix = explain_static(desc) or (None, None)
-    raise CheckFailure(message(title, prefix + error_heading(desc), cause, fix), category=category,
-                       what=what, hidden_cause=hidden_cause, hidden_fix=hidden_fix)
+    raise CheckFailure(message(title, prefix + error_heading(desc), cause, fix), category=category, hidden_cause=hidden_cause, hidden_fix=hidden_fix)
 
 
 def fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
@@ -122,20 +121,20 @@ def _compare_leaf(path, actual, expected, what, rtol, atol):
         act = np.asarray(actual)
         if act.dtype.kind != exp.dtype.kind and not (act.dtype.kind in "iu" and exp.dtype.kind in "iu"):
             _fail(f"value of {label}", f"got a Python {type(actual).__name__} ({actual!r}) but expected "
-                  f"{exp.dtype} values", fix="return a jnp array of the expected dtype", category="type", what=what)
+                  f"{exp.dtype} values", fix="return a jnp array of the expected dtype", category="type")
     elif isinstance(actual, _ARRAY_TYPES):
         act = np.asarray(actual)
     else:
         _fail(f"type of {label}", f"got {type(actual).__name__}, expected {_describe(expected)}",
-              fix="return a jax array (jnp functions return one)", category="type", what=what)
+              fix="return a jax array (jnp functions return one)", category="type")
     if act.shape != exp.shape:
         _fail(f"shape of {label}", f"got shape {act.shape}, expected {exp.shape}",
               cause=("the axes look transposed" if sorted(act.shape) == sorted(exp.shape)
                      and len(act.shape) > 1 else None),
-              fix="check the output shape the exercise asks for", category="shape", what=what)
+              fix="check the output shape the exercise asks for", category="shape")
     if isinstance(actual, _ARRAY_TYPES) and act.dtype != exp.dtype:
         _fail(f"dtype of {label}", f"got {act.dtype}, expected {exp.dtype}",
-              fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype", category="dtype", what=what)
+              fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype", category="dtype")
     rtol, atol = _tolerance(exp.dtype, rtol, atol)
     if exp.dtype.kind in "fc":
         ok = np.isclose(act, exp, rtol=rtol, atol=atol, equal_nan=True)
@@ -156,7 +155,7 @@ def _compare_leaf(path, actual, expected, what, rtol, atol):
                      f" (rtol={rtol:g}, atol={atol:g})")
         if act.size <= 12:
             text += f"\n  actual:   {np.array2string(act, precision=5)}\n  expected: {np.array2string(exp, precision=5)}"
-        _fail(f"values of {label}", text, category="values", what=what)
+        _fail(f"values of {label}", text, category="values")
 
 
 def _worst(differences: np.ndarray) -> float:
@@ -176,14 +175,14 @@ def assert_close(actual, expected, *, what="result", rtol=None, atol=None):
     if act_def != exp_def:
         _fail(f"structure of {what}", f"got {act_def}, expected {exp_def}",
               fix="return the same containers (tuple/list/dict keys) as the exercise describes",
-              category="structure", what=what)
+              category="structure")
     for (path, exp_leaf), act_leaf in zip(exp_paths, act_leaves):
         _compare_leaf(tree_util.keystr(path), act_leaf, exp_leaf, what, rtol, atol)
 
 
 def assert_equal(actual, expected, *, what="result"):
     """Exact equality (structure, shape, dtype, values); floats off the CPU: see `_tolerance`."""
-    assert_close(actual, expected, what=what, rtol=0.0, atol=0.0)
+    assert_close(actual, expected, rtol=0.0, atol=0.0)
 
 
 def assert_raises(exc_type, fn, *args, what=None, **kwargs):
@@ -198,10 +197,10 @@ def assert_raises(exc_type, fn, *args, what=None, **kwargs):
         text = desc["message"] if desc else str(exc)
         _fail(f"{_name(fn, what)} raises {exc_type.__name__}",
               f"it raised {raised}: {shorten(text, 200)}" if text.strip() else f"it raised {raised}",
-              fix=f"raise {exc_type.__name__} with a message for this input", category="raises", what=what)
+              fix=f"raise {exc_type.__name__} with a message for this input", category="raises")
     _fail(f"{_name(fn, what)} raises {exc_type.__name__}", "it returned normally",
           fix=f"check the input and `raise {exc_type.__name__}(...)` as the exercise describes",
-          category="raises", what=what)
+          category="raises")
 
 
 # ---------------------------------------------------------------- jit
@@ -227,7 +226,7 @@ def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None,
     if not result["ok"]:
         on = f" on {what}" if what and what != name else ""
         _fail_on_error(f"jax.jit({name}{_static_text(static_argnums, static_argnames)}){on}", result["error"],
-                       category="jit", what=what)
+                       category="jit")
 
 
 def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argnames=(), what=None):
@@ -244,7 +243,7 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
     if what and what != name:
         title += f" over {what}"
     if not result["ok"]:
-        _fail_on_error(title, result["error"], category="retrace", what=what,
+        _fail_on_error(title, result["error"], category="retrace",
                        prefix=f"on call {result['call'] + 1} of {len(calls)}: ")
     if result["traces"] > max_traces:
         reasons = result.get("explanations") or []
@@ -257,15 +256,15 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
             text += (f"\n  what changed: `{change['arg']}` on call {change['call'] + 1}: {change['before']} "
                      f"(call {change['compared_with'] + 1}), now {change['now']}")
         cause, fix = explain_retrace(change, reasons)
-        _fail(title, text, cause, fix, category="retrace", what=what, static=False)
+        _fail(title, text, cause, fix, category="retrace", static=False)
 
 
 # ---------------------------------------------------------------- jaxpr structure
-def _jaxpr(fn, args, static_argnums, static_argnames, title, what=None):
+def _jaxpr(fn, args, static_argnums, static_argnames, title):
     result = plausible.jaxpr(gather(evidence.jaxpr_summary, fn, tuple(args), None, tuple(static_argnums),
                                     tuple(static_argnames)))
     if not result["ok"]:
-        _fail_on_error(title, result["error"], category="jaxpr", what=what,
+        _fail_on_error(title, result["error"], category="jaxpr",
                        prefix="could not trace the function: ")
     return result
 
@@ -282,18 +281,18 @@ def assert_has_primitive(fn, args, primitives, *, static_argnums=(), static_argn
         primitives = (primitives,)
     name = _name(fn, what)
     title = f"jaxpr of {name} holds {' or '.join(primitives)}"
-    summary = _jaxpr(fn, args, static_argnums, static_argnames, title, what)
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
     if not any(p in summary["primitives"] for p in primitives):
         _fail(title, f"the jaxpr has {summary['eqns']} equations ({_prims_text(summary)}) and no "
               f"{'/'.join(primitives)}", fix=fix or f"use the lax primitive that lowers to {primitives[0]}",
-              category="jaxpr", what=what)
+              category="jaxpr")
 
 
 def assert_cond_branches(fn, args, n_branches, *, static_argnums=(), static_argnames=(), what=None):
     """The jaxpr holds a `cond` with exactly `n_branches` branches (`lax.cond` is 2, `lax.switch` N)."""
     name = _name(fn, what)
     title = f"jaxpr of {name} holds a {n_branches}-branch cond"
-    summary = _jaxpr(fn, args, static_argnums, static_argnames, title, what)
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
     found = summary["cond_branches"]
     if n_branches not in found:
         if found:
@@ -307,7 +306,7 @@ def assert_cond_branches(fn, args, n_branches, *, static_argnums=(), static_argn
             cause = "a Python `if` was resolved at trace time, or no branch was compiled"
         fix = ("use `lax.cond(pred, true_fn, false_fn, x)`" if n_branches == 2 else
                f"use `lax.switch(index, [f0, ..., f{n_branches - 1}], x)` with {n_branches} functions")
-        _fail(title, text, cause, fix, category="jaxpr", what=what)
+        _fail(title, text, cause, fix, category="jaxpr")
 
 
 def assert_not_unrolled(fn, small_args, large_args, *, static_argnums=(), static_argnames=(),
@@ -319,13 +318,13 @@ def assert_not_unrolled(fn, small_args, large_args, *, static_argnums=(), static
     """
     name = _name(fn, what)
     title = f"loop in {name} stays compiled (not unrolled)"
-    small = _jaxpr(fn, small_args, static_argnums, static_argnames, title, what)
-    large = _jaxpr(fn, large_args, static_argnums, static_argnames, title, what)
+    small = _jaxpr(fn, small_args, static_argnums, static_argnames, title)
+    large = _jaxpr(fn, large_args, static_argnums, static_argnames, title)
     if large["eqns"] > max_growth * max(small["eqns"], 1) + 2:
         _fail(title, f"the jaxpr grows from {small['eqns']} to {large['eqns']} equations between the "
               f"small and the large input", cause="a Python `for`/`while` loop is unrolled while tracing",
               fix=fix or "use `lax.fori_loop(0, n, body, init)` (or `lax.scan`) instead of a Python loop",
-              category="jaxpr", what=what)
+              category="jaxpr")
 
 
 def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), static_argnames=(),
@@ -333,12 +332,12 @@ def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), s
     """No value in the jaxpr (nested included) has `max_elements` elements or more."""
     name = _name(fn, what)
     title = f"no intermediate of {max_elements} elements or more in {name}"
-    summary = _jaxpr(fn, args, static_argnums, static_argnames, title, what)
+    summary = _jaxpr(fn, args, static_argnums, static_argnames, title)
     big = summary["largest"]
     if big["size"] >= max_elements:
         _fail(title, f"the largest value is {big['dtype']}{big['shape']} ({big['size']} elements) from "
               f"`{big['primitive']}`", cause="the computation materialises a full matrix",
-              fix=fix or "restructure so that only vector-sized values are built", category="jaxpr", what=what)
+              fix=fix or "restructure so that only vector-sized values are built", category="jaxpr")
 
 
 # ---------------------------------------------------------------- effects
@@ -352,19 +351,19 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
     if what and what != name:
         title += f" ({what})"
     if not result["ok"]:
-        _fail_on_error(title, result["error"], category="output", what=what)
+        _fail_on_error(title, result["error"], category="output")
     lines = [ln for ln in result["stdout"].splitlines() if ln.strip()]
     if len(lines) != expected_lines:
         cause = ("Python `print` runs once, at trace time; compiled calls skip it"
                  if jit and 0 < len(lines) < expected_lines else None)
         _fail(title, f"{len(lines)} line(s) printed, expected {expected_lines}: {lines[:6]}", cause,
               "print with `jax.debug.print('mean={m}', m=value)`, which runs on every call",
-              category="output", what=what)
+              category="output")
     if pattern:
         for ln in lines:
             if not re.fullmatch(pattern, ln.strip()):
                 _fail(title, f"line {ln!r} does not match {pattern!r}", fix="print exactly the format asked for",
-                      category="output", what=what)
+                      category="output")
 
 
 def assert_no_key_reuse(fn, *args, what=None, **kwargs):
@@ -377,7 +376,7 @@ def assert_no_key_reuse(fn, *args, what=None, **kwargs):
         cause, fix = explain(result["error"])
         static = explain_static(result["error"])
         _fail(f"PRNG key use in {name}", f"{result['error']['type']}{where_text(result['error'])}: "
-              f"{shorten(result['error']['message'], 300)}", cause, fix, category="keys", what=what,
+              f"{shorten(result['error']['message'], 300)}", cause, fix, category="keys",
               static=static == (cause, fix))
 
 
@@ -386,11 +385,11 @@ def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
     name = _name(fn, what)
     result = plausible.verdict(gather(evidence.leaves_unchanged, fn, args, kwargs))
     if not result["ok"]:
-        _fail_on_error(f"{name} leaves its inputs unchanged", result["error"], category="inputs", what=what)
+        _fail_on_error(f"{name} leaves its inputs unchanged", result["error"], category="inputs")
     if result["changed"]:
         _fail(f"{name} leaves its inputs unchanged", f"argument leaves {result['changed']} were modified in place",
               fix="build a new array with `x.at[idx].set(v)` (or `jnp.asarray(x)` first) instead of writing into x",
-              category="inputs", what=what)
+              category="inputs")
 
 
 
@@ -450,7 +449,7 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
         result = evidence.time_against(fn, reference, tuple(args), float(factor), tuple(static_argnums), phase)
     result = plausible.timing(result)
     if not result["ok"]:
-        _fail_on_error(title, result["error"], category="performance", what=what, prefix="could not compile it: ")
+        _fail_on_error(title, result["error"], category="performance", prefix="could not compile it: ")
     mine, ref = result["summary"]["student"], result["summary"]["reference"]
     if result["not_timed"] == "unrolled":
         _fail(title, f"not timed: the program has {mine['eqns']} equations, {mine['eqns'] / max(ref['eqns'], 1):.3g}x "
@@ -458,7 +457,7 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
               f"vs {_seconds_text(result['trace_s']['reference'])}); compiling it would take far longer than running it",
               cause="a Python loop unrolled into the program: every iteration became separate equations",
               fix=fix or "loop with `lax.fori_loop`/`lax.scan`, or vectorise over the looped axis",
-              category="performance", what=what)
+              category="performance")
     ratios = result["ratios"]
     ratio = float(np.median(ratios))
     if ratio <= factor:
@@ -475,7 +474,7 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
         text = (f"{_seconds_text(t_mine)} to trace and compile vs the reference's {_seconds_text(t_ref)}: "
                 f"{ratio:.3g}x, budget {factor:g}x (median of {len(ratios)} rounds compiled alternately)")
         cause, default_fix = _slow_compile_cause(mine, ref)
-    _fail(title, text, cause, fix or default_fix, category="performance", what=what, static="fix")
+    _fail(title, text, cause, fix or default_fix, category="performance", static="fix")
 
 
 def _slow_compile_cause(mine: dict, ref: dict) -> tuple[str, str]:

@@ -7,8 +7,8 @@ Every failure reads
       fix: <what to change, in the student's terms>
 
 and is built by `message` here. A `CheckFailure` also carries what a failure on a hidden test may
-still tell the student (`grading/hidden.py` writes that message): the category of what failed, the
-test author's description of the case, and the cause and fix when they are fixed texts.
+still tell the student (`grading/hidden.py` writes that message): the category of what failed, and
+the cause and fix when they are fixed texts.
 """
 from __future__ import annotations
 
@@ -37,16 +37,14 @@ class CheckFailure(AssertionError):
     `autograder check` see the failure as before.
 
     Besides the message it keeps what a failure on a *hidden* test may still say (see
-    `grading/hidden.py`): the `category` of what failed (a word from `CATEGORIES`), the test
-    author's `what`, and `hidden_cause` / `hidden_fix`: the cause and fix when they are fixed texts
-    of the grader or the test author, never text built from what the student's code returned or
-    raised (None otherwise)."""
+    `grading/hidden.py`): the `category` of what failed (a word from `CATEGORIES`), and
+    `hidden_cause` / `hidden_fix`: the cause and fix when they are fixed texts of the grader or the
+    test author, never text built from what the student's code returned or raised (None otherwise)."""
 
-    def __init__(self, message: str, *, category: str = "", what: str | None = None,
-                 hidden_cause: str | None = None, hidden_fix: str | None = None):
+    def __init__(self, message: str, *, category: str = "", hidden_cause: str | None = None,
+                 hidden_fix: str | None = None):
         super().__init__(message)
         self.category = category if category in CATEGORIES else ""
-        self.what = what
         self.hidden_cause, self.hidden_fix = hidden_cause, hidden_fix
 
     def _render_traceback_(self):
@@ -76,9 +74,11 @@ CATEGORIES = {
 }
 
 
-def message(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None) -> str:
-    """`[check] <title> failed: <evidence>`, then the likely cause and the fix on their own lines."""
-    msg = f"[check] {title} failed: {evidence_text}"
+def message(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None, *,
+            verb: str = "failed") -> str:
+    """`[check] <title> failed: <evidence>`, then the likely cause and the fix on their own lines.
+    `verb` says what happened instead when a check did not simply fail ("not run")."""
+    msg = f"[check] {title} {verb}: {evidence_text}"
     if cause:
         msg += f"\n  cause: {cause}"
     if fix:

@@ -5,15 +5,16 @@ returns or raises can carry those inputs (an exception message, an exception cla
 them, values returned in place of a result, a trace count chosen to spell them), and a message that
 quotes it would hand them to the student in the feedback, on Gradescope or PrairieLearn. So when a
 graded cell fails on a line of its hidden region, its message is rebuilt here from what the grader
-itself knows: the cell's grade_id, the test author's description of the case (`what=`), the
-category of what failed, and a cause and fix only when they are fixed texts (of the grader's rule
-table or of the test author). The verdict, and which of about forty fixed explanations applies, are
+itself knows: the cell's grade_id, the category of what failed, and a cause and fix only when they
+are fixed texts (of the grader's rule table or of the test author). Not even the test author's
+description of the case (`what=`): authors often name the hidden input there. The verdict, and which of about forty fixed explanations applies, are
 all it says about the hidden input.
 """
 from __future__ import annotations
 
 import builtins
 
+from ..checks import failure
 from ..checks.failure import CATEGORIES, CheckFailure
 
 # Exception classes whose names carry nothing but the class: Python's own and JAX's. A student's
@@ -29,9 +30,9 @@ GENERIC_FIX = "hidden tests use inputs you have not seen: test your function on 
 
 def message(grade_id: str, exc: BaseException) -> str:
     """The message of a graded cell that failed on its hidden region with `exc`."""
-    what, cause, fix = None, None, None
+    cause, fix = None, None
     if isinstance(exc, CheckFailure):
-        what, cause, fix = exc.what, exc.hidden_cause, exc.hidden_fix
+        cause, fix = exc.hidden_cause, exc.hidden_fix
         sentence = CATEGORIES.get(exc.category, "a hidden test failed")
     elif getattr(exc, "desc", None) is not None:           # the student's code raised (session.StudentCodeError)
         kind = exc.desc.get("type", "")
@@ -40,8 +41,18 @@ def message(grade_id: str, exc: BaseException) -> str:
         cause, fix = explain_static(exc.desc) or (None, None)
     else:
         sentence = "a hidden test failed"
-    text = f"[check] {grade_id} failed on a hidden test" + (f" ({what})" if what else "") + \
-        f": {sentence} on an input you have not seen"
-    if cause:
-        text += f"\n  cause: {cause}"
-    return text + f"\n  fix: {fix or GENERIC_FIX}"
+    return failure.message(grade_id, f"{sentence} on an input you have not seen", cause, fix or GENERIC_FIX,
+                           verb="failed on a hidden test")
+
+
+def student_view(check: dict, hidden: set[int]) -> str:
+    """What a student may read about one graded check, given its cell's hidden lines: its message,
+    which the grader already rebuilt for a hidden failure; a result written by an older grader
+    whose hidden failure still quotes the evidence says only that it failed there."""
+    if check["passed"]:
+        return ""
+    text = check.get("message", "")
+    if check.get("line", 0) in hidden and not text.startswith(f"[check] {check['name']} failed on a hidden test"):
+        return failure.message(check["name"], "an input you have not seen", fix=GENERIC_FIX,
+                               verb="failed on a hidden test")
+    return text

@@ -25,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..checks import check as check_module
+from ..checks import failure
 from ..checks.diagnose import shorten, student_error_text
 from ..course.exports import exported_names
 from ..course.layout import Assignment
@@ -201,18 +202,18 @@ class GradingSession:
             if owner:
                 self._poisoned(owner, "", [f"student code {forged.reason}"])
             self._discard_worker()
-            raise AssertionError(f"[check] integrity of {obj.__name__} failed: it {forged.reason}") from None
+            raise AssertionError(failure.message(f"integrity of {obj.__name__}", f"it {forged.reason}")) from None
         except WorkerDied as died:
             self._discard_worker()
-            raise AssertionError(f"[check] calling {obj.__name__} failed: it {died.reason}") from None
+            raise AssertionError(failure.message(f"calling {obj.__name__}", f"it {died.reason}")) from None
         if reply.get("violations"):
             owner = self._owner(obj) or self.current_exercise
             if owner:
                 self._poisoned(owner, "", reply["violations"])
             else:
                 self._discard_worker()
-            raise AssertionError(f"[check] integrity of {obj.__name__} failed: "
-                                 f"{'; '.join(reply['violations'][:3])}")
+            raise AssertionError(failure.message(f"integrity of {obj.__name__}",
+                                                 "; ".join(reply["violations"][:3])))
         return reply
 
     def call(self, obj: RemoteObject, args, kwargs):
@@ -262,10 +263,10 @@ class GradingSession:
                              max_points=cell.points)
         started = time.perf_counter()
         if state is not None and state.failure:
-            result.message = f"[check] {cell.grade_id} not run: {state.failure}"
+            result.message = failure.message(cell.grade_id, state.failure, verb="not run")
             return result
         if state is not None and state.integrity:
-            result.message = f"[check] integrity failed: {'; '.join(state.integrity[:3])}"
+            result.message = failure.message("integrity", "; ".join(state.integrity[:3]))
             return result
         try:
             self.ensure_worker()
@@ -276,7 +277,7 @@ class GradingSession:
         if state is not None and (state.failure or state.integrity):
             return self.run_test_cell(cell)
         self.current_exercise = cell.exercise
-        failure = None
+        raised = None
         try:
             # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
             try:
@@ -288,20 +289,20 @@ class GradingSession:
             result.points = cell.points
         except AssertionError as exc:
             result.message = str(exc) or "AssertionError"
-            failure = exc
+            raised = exc
         except StudentCodeError as exc:
             result.message = f"your code raised {exc}"
-            failure = exc
+            raised = exc
         except NameError as exc:
             result.message = f"{exc}: " + self._missing_hint(cell.exercise)
         except Exception as exc:
             result.message = f"{type(exc).__name__}: {exc}"[:2000]
-            failure = exc
+            raised = exc
         finally:
             self._sync(cell.exercise)
             self.current_exercise = None
-        if failure is not None and result.line in hidden_lines(cell.source):
-            result.message = hidden.message(cell.grade_id, failure)   # nothing the student's code produced
+        if raised is not None and result.line in hidden_lines(cell.source):
+            result.message = hidden.message(cell.grade_id, raised)   # nothing the student's code produced
         if state is not None and state.integrity:
             result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:
@@ -348,8 +349,8 @@ class GradingSession:
                     c.passed, c.points = False, 0.0
                 mine.append(CheckResult(name=f"{ex}_integrity", kind="integrity", exercise=ex,
                                         passed=False, points=0.0, max_points=0.0,
-                                        message="[check] integrity failed: your code changed the grader's "
-                                                "libraries or hooks: " + "; ".join(state.integrity[:5])))
+                                        message=failure.message("integrity", "your code changed the grader's "
+                                                                "libraries or hooks: " + "; ".join(state.integrity[:5]))))
             exercises[ex] = ExerciseResult(exercise=ex, checks=mine)
         return NotebookResult(assignment=self.assignment.name, backend=self.backend or "unknown",
                               isolation=self.isolation or "unknown", exercises=exercises,

@@ -32,6 +32,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..checks import failure
 from ..course.layout import Assignment, Course
 from ..course.notebook import Cell, NotebookError
 from ..course.submission import read_submission
@@ -286,7 +287,7 @@ def _compose(spec: Assignment, streamed: list[dict], stopped: str, errors: list[
         c = decided.get(cell.grade_id)
         check = CheckResult(**c) if c else CheckResult(cell.grade_id, cell.kind, cell.exercise,
                                                        max_points=cell.points,
-                                                       message=f"[check] {cell.grade_id} not run: {why}")
+                                                       message=failure.message(cell.grade_id, why, verb="not run"))
         if check.exercise in tampered:
             check.passed, check.points = False, 0.0
         if check.exercise in exercises:
@@ -298,7 +299,7 @@ def _compose(spec: Assignment, streamed: list[dict], stopped: str, errors: list[
 
 def _empty_result(spec: Assignment, error: str) -> dict:
     exercises = {ex: ExerciseResult(ex, [CheckResult(c.grade_id, c.kind, ex, max_points=c.points,
-                                                     message=f"[check] {c.grade_id} not run: {error}")
+                                                     message=failure.message(c.grade_id, error, verb="not run"))
                                          for c in spec.test_cells if c.exercise == ex])
                  for ex in spec.exercises}
     return NotebookResult(spec.name, "unknown", "none", exercises, errors=[error]).to_json()

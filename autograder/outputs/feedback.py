@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .nbgrader_course import NbgraderCourse, write_atomically
 from ..course.notebook import hidden_lines
+from ..grading.hidden import student_view as hidden_view
 
 
 def _delimiters(ncourse: NbgraderCourse) -> tuple[str, str]:
@@ -24,16 +25,8 @@ def _delimiters(ncourse: NbgraderCourse) -> tuple[str, str]:
 
 
 def student_message(check: dict, hidden: set[int]) -> str:
-    """What the student may read about one check."""
-    if check["passed"]:
-        return ""
-    message = check.get("message", "")
-    if check.get("line", 0) in hidden:
-        teaching = [line for line in message.splitlines()[1:]
-                    if line.strip().startswith(("cause:", "fix:"))]
-        return "\n".join([f"[check] {check['name']} failed on a hidden test (hidden tests use inputs you "
-                          f"have not seen; test your function on more cases of your own)"] + teaching)
-    return message
+    """What the student may read about one check (see `grading.hidden.student_view`)."""
+    return hidden_view(check, hidden)
 
 
 _STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}

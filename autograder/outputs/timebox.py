@@ -19,6 +19,7 @@ import dataclasses
 import time
 from collections import defaultdict
 
+from ..checks import failure
 from ..course.layout import Assignment
 from ..grading.results import CheckResult, NotebookResult
 from ..grading.session import GradingSession
@@ -80,9 +81,10 @@ def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: L
                 result = CheckResult(cell.grade_id, cell.kind, ex, max_points=cell.points, message=grader_error)
             elif left < MIN_CALL_S:
                 result = CheckResult(cell.grade_id, cell.kind, ex, max_points=cell.points,
-                                     message=f"[check] {cell.grade_id} not run: `{ex}` used its share of the "
-                                             f"grading time ({share_s:.0f} s) on earlier checks that hung, "
-                                             f"crashed or ran slowly")
+                                     message=failure.message(
+                                         cell.grade_id, f"`{ex}` used its share of the grading time "
+                                         f"({share_s:.0f} s) on earlier checks that hung, crashed or ran slowly",
+                                         verb="not run"))
             else:
                 session.limits = dataclasses.replace(limits, check_timeout=min(limits.check_timeout, left))
                 t0 = time.perf_counter()
