@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from support_gradebook import (EXPECTED, HONEST, UNGRADABLE, autograder_cmd, copy_course, descendants,
+from support.gradebook import (EXPECTED, HONEST, UNGRADABLE, autograder_cmd, copy_course, descendants,
                                dump_gradebook, make_course, points, run_autograde, run_nbgrader,
                                sqlite_url, start_autograde, student_notebook, submit, submit_class,
                                wait_for_results, _env)

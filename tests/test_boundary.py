@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import code_cell, make_notebook
+from support.notebooks import code_cell, make_notebook
 from hostile.boundary import ATTACKS, HIDDEN_MARKERS, READER_ATTACKS, RIGHT
 
 BYSTANDER = "def bystander_{n}(x):\n    ### BEGIN SOLUTION\n    return {k} * x\n    ### END SOLUTION\n"
@@ -109,7 +109,7 @@ def grade(course, paths, out, jobs=2):
 def scratch_outside_tmp():
     """A folder for the batch outside the host's /tmp: the worker's private disk covers /tmp, but a
     class's notebooks usually live elsewhere (a course folder, a home), where only hiding them helps."""
-    from conftest import ROOT
+    from support.notebooks import ROOT
     base = ROOT / ".scratch"
     base.mkdir(exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix="boundary-", dir=base))

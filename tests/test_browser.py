@@ -26,7 +26,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ROOT
+from support.machine import unavailable
+from support.notebooks import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -43,7 +44,7 @@ def ensure_chromium():
     if Path(CHROMIUM).exists():
         return
     if os.geteuid() != 0 or not shutil.which("apt-get"):
-        pytest.skip("Debian's chromium is missing and cannot be installed here (needs root and apt-get)")
+        unavailable("Debian's chromium is missing and cannot be installed here (needs root and apt-get)")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
     r = subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, capture_output=True,

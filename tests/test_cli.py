@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TEST_TIMEOUT, write_toy_submission
+from support.notebooks import TEST_TIMEOUT, write_toy_submission
 
 AUTOGRADER = [sys.executable, "-m", "autograder.cli"]
 
@@ -91,7 +91,7 @@ def test_batch_grades_the_good_despite_a_bad_one(toy_course, tmp_path):
 
 
 def test_missing_solution_cell_is_reported(toy_course, tmp_path):
-    from conftest import toy_cells
+    from support.notebooks import toy_cells
     cells = [c for c in toy_cells() if c.metadata["nbgrader"]["grade_id"] != "triple"]
     nb = write_toy_submission(tmp_path / "toy.ipynb", cells=cells)
     out = tmp_path / "out.json"

@@ -10,7 +10,7 @@ import shutil
 import nbformat
 import pytest
 
-from conftest import load_cases, submission_from_source
+from support.notebooks import load_cases, submission_from_source
 from autograder.course import Course
 from autograder.grading.grade import grade_many
 from autograder.outputs import nbgrader_run, selftest

@@ -24,7 +24,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ROOT, code_cell, load_cases, submission_from_source
+from support.machine import unavailable
+from support.notebooks import ROOT, code_cell, load_cases, submission_from_source
 from autograder.course import Course
 from autograder.grading.grade import grade_many
 from autograder.outputs import bundle, selftest, visibility
@@ -203,7 +204,7 @@ def graded_on_gradescope(installed_root, open_tmp, tmp_path_factory):
     with the isolation Gradescope's containers allow (`process`: the grading child drops to a uid of
     its own), plus the CLI's grading of some of the same notebooks."""
     if not _unprivileged_can_run(str(installed_root / "venv" / "bin" / "python")):
-        pytest.skip("no Python interpreter here that an unprivileged uid may run")
+        unavailable("no Python interpreter here that an unprivileged uid may run")
     cases = load_cases(ASSIGNMENT)
     subs, rounds = selftest.submissions(COURSE, ASSIGNMENT, cases)
     subs["release"] = submission_from_source(COURSE, ASSIGNMENT, base="release")
@@ -282,7 +283,7 @@ def hidden_toy_runs(tmp_path_factory):
     """A two-exercise course whose test cells have hidden tests, and a submission that fails one
     cell in its hidden tests (double: right on the visible inputs only) and one in its visible
     tests (triple), graded by both platforms' entry points."""
-    from conftest import make_notebook
+    from support.notebooks import make_notebook
     work = tmp_path_factory.mktemp("hidden-toy")
     material = make_notebook(HIDDEN_TOY)
     submission = make_notebook(HIDDEN_TOY)
@@ -334,7 +335,7 @@ def hostile_run(installed_root, open_tmp):
     forging results, then hangs; the others are right. Isolation `process`, as in Gradescope's
     containers (no namespaces): the grading child runs under a uid of its own."""
     if not _unprivileged_can_run(str(installed_root / "venv" / "bin" / "python")):
-        pytest.skip("no Python interpreter here that an unprivileged uid may run")
+        unavailable("no Python interpreter here that an unprivileged uid may run")
     work = open_tmp / "hostile"
     root = work / "autograder"
     exercises = COURSE.assignment(ASSIGNMENT).exercises
@@ -581,7 +582,7 @@ def test_prairielearn_entry_point_answers_without_the_grader(question, tmp_path)
     python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).exists() else shutil.which("python3")
     probe = subprocess.run([python, "-I", "-c", "import autograder"], capture_output=True)
     if probe.returncode == 0:
-        pytest.skip("this system Python has the grader installed")
+        unavailable("this system Python has the grader installed")
     results, code = run_prairielearn(question, tmp_path / "job", "{}", python=python)
     assert code == 0 and results["gradable"] is False and "no grader installed" in results["message"]
 

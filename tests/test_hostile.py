@@ -15,7 +15,8 @@ import sys
 import nbformat
 import pytest
 
-from conftest import code_cell, make_notebook
+from support.machine import unavailable
+from support.notebooks import code_cell, make_notebook
 from hostile.corpus import ATTACKS, RIGHT
 
 BYSTANDER = "def bystander_{n}(x):\n    ### BEGIN SOLUTION\n    return {k} * x\n    ### END SOLUTION\n"
@@ -111,7 +112,7 @@ def userns_run(tmp_path_factory):
     try:
         choose_isolation("userns")
     except RuntimeError as exc:
-        pytest.skip(str(exc))
+        unavailable(str(exc))
     return run_corpus(tmp_path_factory.mktemp("userns"), {a: ATTACKS[a] for a in USERNS_ATTACKS}, "userns")
 
 
@@ -122,10 +123,6 @@ def test_grader_exits_normally_with_json(hostile_run):
                                                 if l.startswith("autograder: error:")]
     assert "not_json" in proc.stderr and "not a readable Jupyter notebook" in proc.stderr
     assert set(results) == set(ATTACKS) | {"not_json"}
-
-
-def test_corpus_is_large_enough():
-    assert len(ATTACKS) + 1 >= 25
 
 
 @pytest.mark.parametrize("attack", sorted(ATTACKS))
@@ -150,7 +147,7 @@ def assert_verdict(run, attack):
     ex = result["exercises"]
     summary = {name: [(c["name"], c["passed"], c["message"][:200]) for c in e["checks"]] for name, e in ex.items()}
     if attack == "read_hidden_tests" and result["isolation"] not in ("namespace", "userns"):
-        pytest.skip("hidden files are only unreadable with namespace or userns isolation")
+        unavailable("hidden files are only unreadable with namespace or userns isolation")
     assert ex["victim"]["score"] == spec.get("victim", 0.0), summary
     assert ex["bystander_a"]["score"] == 3.0 and ex["bystander_b"]["score"] == 3.0, summary
     assert result["score"] == 6.0 + spec.get("victim", 0.0)
@@ -177,7 +174,7 @@ def test_no_student_process_survives(hostile_run):
 def test_gradebook_untouched(hostile_run):
     _, results, gradebook = hostile_run
     if results["write_gradebook"]["isolation"] not in ("namespace", "userns"):
-        pytest.skip("the gradebook is only protected with namespace isolation")
+        unavailable("the gradebook is only protected with namespace isolation")
     assert gradebook.read_bytes() == b"sentinel gradebook"
 
 
@@ -203,7 +200,7 @@ def test_workers_cannot_read_each_others_cells(limits):
 
     from autograder.sandbox.process import WorkerProcess, choose_isolation, dumps_request as _dumps
     if choose_isolation("auto") == "process":
-        pytest.skip("private disks need namespace or userns isolation")
+        unavailable("private disks need namespace or userns isolation")
     search = ("import glob\ndef find():\n    found = []\n"
               f"    for top in ('/tmp', '/var/tmp', '/dev/shm', {tempfile.gettempdir()!r}):\n"
               "        found += glob.glob(top + '/**/secret*.py', recursive=True)\n    return found\n")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import nbformat
 
-from conftest import code_cell, make_notebook
+from support.notebooks import code_cell, make_notebook
 from autograder.outputs import nbgrader_run
 from autograder.course.release import out_of_sync
 
@@ -42,7 +42,7 @@ def test_jax_warning_on_stderr_keeps_the_points(toy_course, tmp_path):
 
 
 def test_deleted_test_cell_is_restored(toy_course, tmp_path):
-    from conftest import toy_cells
+    from support.notebooks import toy_cells
     cells = [c for c in toy_cells() if c.metadata["nbgrader"]["grade_id"] != "double_jit"]
     sub = tmp_path / "sub.ipynb"
     nbformat.write(make_notebook(cells), str(sub))

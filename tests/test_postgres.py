@@ -11,7 +11,8 @@ import tempfile
 
 import pytest
 
-from support_gradebook import (EXPECTED, HONEST, UNGRADABLE, _env, autograder_cmd, dump_gradebook, make_course,
+from support.machine import unavailable
+from support.gradebook import (EXPECTED, HONEST, UNGRADABLE, _env, autograder_cmd, dump_gradebook, make_course,
                                points, run_autograde, run_nbgrader, start_autograde, student_notebook, submit,
                                submit_class)
 
@@ -20,7 +21,7 @@ def _pg_bin() -> str:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
         if os.geteuid() != 0:
-            pytest.skip("PostgreSQL is not installed and apt-get needs root")
+            unavailable("PostgreSQL is not installed and apt-get needs root")
         subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=True, capture_output=True,
                        env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=600)
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
@@ -37,7 +38,7 @@ def _as_postgres(*cmd, **kw):
 def postgres():
     """A private PostgreSQL server for this module; yields a function making a fresh database."""
     if shutil.which("runuser") is None and os.geteuid() == 0:
-        pytest.skip("runuser (util-linux) is needed to start PostgreSQL as root")
+        unavailable("runuser (util-linux) is needed to start PostgreSQL as root")
     bindir = _pg_bin()
     base = tempfile.mkdtemp(prefix="pg", dir="/tmp")     # short: a socket path must stay under 108 bytes
     if os.geteuid() == 0:

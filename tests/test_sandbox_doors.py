@@ -29,7 +29,8 @@ import time
 import nbformat
 import pytest
 
-from conftest import make_notebook
+from support.machine import unavailable
+from support.notebooks import make_notebook
 from test_hostile import hostile_cells, processes_named, run_corpus
 
 NAMESPACE_MODES = ["namespace", "userns"]
@@ -125,12 +126,26 @@ CLEAN_DISK = ("import os, shutil, glob\ndef victim(x):\n"
               "    return 2.0 * x if not leftovers and free > 200 * 2**20 else x + 1.0\n")
 
 
+_RUNS: dict = {}
+
+
 @pytest.fixture(scope="module", params=NAMESPACE_MODES + ["process"])
 def doors_run(request, tmp_path_factory):
     """One CLI call per isolation mode grades every network and disk attack."""
-    mode = request.param
+    return _doors_run(request.param, tmp_path_factory)
+
+
+@pytest.fixture(scope="module", params=NAMESPACE_MODES)
+def disk_run(request, tmp_path_factory):
+    """The same runs, in the modes that have a disk budget (`process` mode has none: README)."""
+    return _doors_run(request.param, tmp_path_factory)
+
+
+def _doors_run(mode, tmp_path_factory):
+    if mode in _RUNS:
+        return _RUNS[mode]
     if not supported(mode):
-        pytest.skip(f"{mode} isolation is not available on this machine")
+        unavailable(f"{mode} isolation is not available on this machine")
     root = tmp_path_factory.mktemp(f"doors-{mode}")
     listener = Listener(root)
     attacks = network_attacks(listener)
@@ -142,7 +157,8 @@ def doors_run(request, tmp_path_factory):
         time.sleep(0.5)  # let the servers record a late connection
     finally:
         listener.close()
-    return mode, proc, results, listener
+    _RUNS[mode] = mode, proc, results, listener
+    return _RUNS[mode]
 
 
 def scores(result):
@@ -158,7 +174,7 @@ def test_network_is_closed_to_student_code(doors_run, attack):
     mode, proc, results, listener = doors_run
     result = results[attack]
     if attack == "resolve_host_name" and not host_resolves():
-        pytest.skip("this machine cannot resolve host names itself")
+        unavailable("this machine cannot resolve host names itself")
     if mode == "process":
         # control: the door is open here, and the results say so
         assert result["isolation"] == "process-network-open"
@@ -176,19 +192,15 @@ def test_servers_receive_nothing_from_a_sandbox(doors_run):
         assert listener.received == []
 
 
-def test_filling_the_disk_fails_that_exercise_only(doors_run):
-    mode, proc, results, _ = doors_run
-    if mode == "process":
-        pytest.skip("process mode has no disk budget (README: what process mode leaves open)")
+def test_filling_the_disk_fails_that_exercise_only(disk_run):
+    mode, proc, results, _ = disk_run
     result = results["fill_disk_1GB"]
     assert scores(result) == {"bystander_a": 3.0, "victim": 0.0, "bystander_b": 3.0}, messages(result)
     assert "filled its disk budget of 256 MB" in messages(result)
 
 
-def test_next_student_starts_with_an_empty_disk(doors_run):
-    mode, _, results, _ = doors_run
-    if mode == "process":
-        pytest.skip("process mode has no disk budget")
+def test_next_student_starts_with_an_empty_disk(disk_run):
+    mode, _, results, _ = disk_run
     assert scores(results["next_student_after_fill"])["victim"] == 3.0, \
         messages(results["next_student_after_fill"])
 
@@ -196,7 +208,7 @@ def test_next_student_starts_with_an_empty_disk(doors_run):
 def test_disk_budget_is_the_cli_option(tmp_path):
     """`--disk-mb 64`: the student sees a 64 MB scratch disk as its working folder."""
     if not supported("namespace") and not supported("userns"):
-        pytest.skip("no namespace isolation on this machine")
+        unavailable("no namespace isolation on this machine")
     probe = ("import shutil\ndef victim(x):\n    total = shutil.disk_usage('.').total\n"
              "    return 2.0 * x if 60 * 2**20 < total <= 64 * 2**20 else x + 1.0\n")
     course, sub, out = write_assignment(tmp_path, probe)
@@ -251,7 +263,7 @@ def wait_for(predicate, seconds: float):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
 def test_nothing_outlives_a_killed_grader(tmp_path, mode, signum):
     if not supported(mode):
-        pytest.skip(f"{mode} isolation is not available on this machine")
+        unavailable(f"{mode} isolation is not available on this machine")
     token = "jc" + secrets.token_hex(6)  # 14 characters: fits a process name
     course, sub, out = write_assignment(tmp_path, HANG.format(token=token))
     scratch = tmp_path / "tmp"  # the killed grader cannot remove its scratch folders: keep them here

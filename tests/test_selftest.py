@@ -14,7 +14,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from support.notebooks import ROOT
 
 CLI = [sys.executable, "-m", "autograder.cli", "selftest"]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import ROOT, TEST_TIMEOUT, load_cases, submission_from_source
+from support.notebooks import ROOT, TEST_TIMEOUT, load_cases, submission_from_source
 from autograder.course import Course
 
 COURSE = Course(ROOT)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from conftest import load_cases, submission_from_source
+from support.notebooks import load_cases, submission_from_source
 
 ASSIGNMENT = "02_static_shapes"
 

@@ -19,7 +19,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from conftest import load_cases, submission_from_source  # noqa: E402
+from support.notebooks import load_cases, submission_from_source  # noqa: E402
 from test_course import pack_cases  # noqa: E402
 from autograder.course import Course  # noqa: E402
 from autograder.grading.grade import grade_many  # noqa: E402

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import nbformat
 
-from conftest import ROOT, TOY_TRIPLE, code_cell, make_notebook, toy_cells
+from support.notebooks import ROOT, make_notebook, toy_cells
 
 # double_correctness holds a hidden test whose message would name its input (the secret values and
 # the word SECRET_PROBE), so a feedback page that leaked hidden tests would show them.
