@@ -171,9 +171,12 @@ def _supervise(payload: dict, uid: int | None, budget_s: float):
         for p in (home, home / "tmp"):
             p.chmod(0o755)
     kwargs = {"user": uid, "group": uid, "extra_groups": []} if uid is not None else {}
+    log_path = home / "grader.log"          # the child's stderr: its last line says why it stopped
+    log = open(log_path, "wb")
     try:
         child = subprocess.Popen([sys.executable, "-I", "-m", __name__, "--child"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, cwd="/", env=env, start_new_session=True, **kwargs)
+                                 stdout=subprocess.PIPE, stderr=log, cwd="/", env=env, start_new_session=True,
+                                 **kwargs)
     except PermissionError:
         raise RuntimeError(f"the grading child (uid {uid}) may not run {sys.executable}: install the "
                            f"grader's Python where every user can read it (/usr/bin, /autograder/venv)") from None
@@ -196,7 +199,7 @@ def _supervise(payload: dict, uid: int | None, budget_s: float):
         chunk = os.read(fd, 1 << 20)
         if not chunk:
             code = child.wait()
-            stopped = f"the grader stopped (exit status {code})"
+            stopped = f"the grader stopped (exit status {code}{_last_words(log_path)})"
             break
         buf += chunk
         while b"\n" in buf:
@@ -210,9 +213,23 @@ def _supervise(payload: dict, uid: int | None, budget_s: float):
             elif event.get("event") == "done":
                 done = event
     _stop(child, uid)
+    log.close()
+    try:                                      # the whole log stays in the platform's own output
+        sys.stderr.write(log_path.read_bytes()[-20000:].decode(errors="replace"))
+    except OSError:
+        pass
     import shutil
     shutil.rmtree(home, ignore_errors=True)
     return streamed, done, stopped
+
+
+def _last_words(log_path: Path) -> str:
+    """`: <the last line of the child's stderr>`, or "" when it wrote none."""
+    try:
+        lines = [ln for ln in log_path.read_bytes()[-4000:].decode(errors="replace").splitlines() if ln.strip()]
+    except OSError:
+        return ""
+    return f": {lines[-1].strip()[:300]}" if lines else ""
 
 
 def _stop(child: subprocess.Popen, uid: int | None):
