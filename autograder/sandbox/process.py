@@ -259,7 +259,9 @@ class WorkerProcess:
         platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS"))
         if platforms:
             env["JAX_PLATFORMS"] = platforms
-        for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS",
+        # PYTHONPATH: a grader run from a checkout rather than installed (labcheck on a lab's own
+        # python3) finds this package and its wheels through it, and so must the worker
+        for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "PYTHONPATH",
                     "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
             if key in os.environ:
                 env[key] = os.environ[key]
