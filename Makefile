@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo release bench contract selftest clean
+.PHONY: test demo release bench contract selftest clean compat labcheck labcheck-wheels
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,20 @@ demo: $(STAMP)
 # What a lab admin runs on a new GPU/TPU image (docs/LABS.md): expected verdicts on this JAX backend.
 selftest: $(STAMP)
 	$(PY) -m autograder.cli selftest $(if $(ASSIGNMENTS),$(foreach a,$(ASSIGNMENTS),--assignment $(a)))
+
+# A lab machine's one prepared check (docs/LABS.md): the machine's own python3 and JAX, no .venv,
+# no network; what that Python lacks comes from $(LABWHEELS). Exit 2 with one line where no GPU is.
+LABWHEELS ?= .labwheels
+labcheck:
+	@$(PYTHON) -m autograder.outputs.labcheck --wheels $(LABWHEELS) $(LABCHECK_ARGS)
+
+# Run where there is network: the wheels labcheck needs on a lab machine of Python $(LABCHECK_PY).
+LABCHECK_PY ?= 3.12
+labcheck-wheels:
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --python-version $(LABCHECK_PY) \
+		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+		--platform manylinux2014_x86_64 -d $(LABWHEELS) -r autograder/outputs/labcheck_wheels.txt
+	@du -sh $(LABWHEELS)
 
 release: $(STAMP)
 	$(PY) -m autograder.course.release
