@@ -824,7 +824,9 @@ def explain_retrace(change: dict | None, reasons: list[str]) -> tuple[str, str]:
     if "Static" in joined or "static" in joined:
         return ("an argument the exercise treats as traced is static, so every new value retraces",
                 "keep only true sizes/modes in static_argnums; pass data as traced arrays")
-    if "f32[" in joined or "i32[" in joined or "now" in joined:
+    # JAX's cache-miss lines name avals as dtype[shape] ("f32[4]", "bf16[2,3]", "bool[]"); match any
+    # dtype, not a few, and the wording around them only loosely (it changes between releases)
+    if re.search(r"\b[a-z]+\d*\[[\d,\s]*\]", joined) or re.search(r"\b(now|shape|dtype)\b", joined):
         return ("the shape or dtype of an argument changes between calls",
                 "keep shapes fixed (pad to a bucket) and dtypes consistent")
     return ("the function is re-created or re-jitted on every call, or a Python value changes the trace",
