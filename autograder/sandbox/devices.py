@@ -164,6 +164,9 @@ class DevicePlan:
             share = JAX_DEFAULT_FRACTION / max(1, self.workers_per_group)
             env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
             env["XLA_PYTHON_CLIENT_MEM_FRACTION"] = f"{share:.4g}"
+            # the driver's JIT cache would go to HOME, on the worker's small private disk, and a
+            # fresh worker never finds it again
+            env["CUDA_CACHE_DISABLE"] = "1"
             if group is not None:
                 env["CUDA_VISIBLE_DEVICES"] = ",".join(self.groups[group])
         for key in _ADMIN_XLA:
