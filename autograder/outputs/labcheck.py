@@ -54,7 +54,7 @@ QUICK_ASSIGNMENTS = FIRST_ASSIGNMENTS
 T0 = "JAXCOURSE_LABCHECK_T0"             # when the first pass started (time.time()), for the total
 READY = "JAXCOURSE_LABCHECK_READY"       # set once the dependencies are importable (after re-exec)
 NEEDED = ("nbformat", "cloudpickle", "rich", "numpy", "jax")
-HOSTILE_TIMEOUT = 10.0                   # seconds per call in the hostile stage (the fork bomb waits it out)
+HOSTILE_TIMEOUT = 8.0                    # seconds per call in the hostile stage (the fork bomb waits it out)
 
 
 def say(text: str = ""):
@@ -246,9 +246,10 @@ class Lab:
 
     # ---------------------------------------------------------------- memory
     def stage_memory(self, st: Stage):
-        """One worker per kind of cap, at once: does JAX start the GPU under it?"""
+        """One worker per kind of cap, at once: does JAX start the GPU under it, and does the cap
+        stop a host-memory bomb (64 MB strings, written, for up to BOMB_WINDOW seconds)?"""
         from ..sandbox import devices, memlimit
-        from ..sandbox.process import WorkerDied, WorkerProcess
+        from ..sandbox.process import WorkerDied, WorkerProcess, _dumps
         accelerator = devices.accelerator_may_be_used()
         auto = memlimit.choose("auto", accelerator)
         # "none" tells a cap that stops CUDA from a sandbox that does (device permissions, ...)
@@ -267,9 +268,21 @@ class Lab:
                 if not reply["ok"]:
                     return {"kind": kind, "backend": "failed", "why": reply["error"]["message"][:200]}
                 backend = worker.request({"op": "info"}, 120, None)["backend"]
-                out = {"kind": kind, "backend": backend, "host_peak_mb": worker.memory.peak_mb()}
+                out = {"kind": kind, "backend": backend, "host_mb_after_start": worker.memory.peak_mb()}
                 if backend != want:
                     out["why"] = (worker.stderr_tail(400).strip().splitlines() or [""])[-1][:200]
+                if kind != "none":   # uncapped, the bomb would take the machine's memory
+                    worker.request({"op": "exec", "grade_id": "bomb", "source": BOMB}, 60, None)
+                    t1 = time.perf_counter()
+                    try:
+                        reply = worker.request({"op": "call", "target": ("name", "bomb"),
+                                                "args": _dumps(((), {}))}, BOMB_WINDOW, None)
+                        out["bomb"] = reply["error"]["type"] if not reply["ok"] else "returned"
+                    except WorkerDied as died:
+                        out["bomb"] = died.reason
+                    out["bomb_s"] = round(time.perf_counter() - t1, 1)
+                    out["host_peak_mb"] = worker.memory.peak_mb()
+                    out["bomb_stopped"] = _stopped(out, kind)
                 return out
             except (WorkerDied, RuntimeError, OSError) as exc:
                 tail = worker.stderr_tail(400).strip().splitlines()[-1:] if worker else []
@@ -283,14 +296,19 @@ class Lab:
             rows = list(pool.map(one, kinds))
         st.detail["kinds"] = rows
         st.detail["auto"] = auto
-        st.backend, st.expected = want, 1
+        st.backend = want
         chosen = next(r for r in rows if r["kind"] == auto)
-        st.good = int(chosen["backend"] == want)
-        if not st.good:
+        st.expected = 2
+        st.good = int(chosen["backend"] == want) + int(bool(chosen.get("bomb_stopped")))
+        if chosen["backend"] != want:
             st.problems.append(f"under the cap `auto` picks ({auto}) the worker runs on {chosen['backend']}, "
                                f"not {want}: {chosen.get('why', '')}")
+        if not chosen.get("bomb_stopped"):
+            st.problems.append(f"the cap `auto` picks ({auto}) did not stop a host-memory bomb: "
+                               f"{chosen.get('bomb')}, peak {chosen.get('host_peak_mb')} MB")
         st.note = "; ".join(f"{r['kind']}: {r['backend']}"
-                            + (f" ({r['host_peak_mb']:.0f} MB peak)" if r.get("host_peak_mb") else "")
+                            + (f", bomb {'stopped' if r.get('bomb_stopped') else 'NOT stopped'}" if "bomb" in r else "")
+                            + (f", {r['host_mb_after_start']:.0f} MB at start" if r.get("host_mb_after_start") else "")
                             for r in rows) + f"; auto = {auto}"
         for r in rows:
             say(f"  {r}")
@@ -406,6 +424,21 @@ class Lab:
         st.detail = {"assignments": per, "memory_limit": sorted({r.get("memory_limit") for r in results})}
         st.backend = "/".join(sorted({r["backend"] for r in results}))
         st.note = f"memory_limit {', '.join(st.detail['memory_limit'])}"
+
+
+BOMB = ("def bomb():\n    hog = []\n    while True:\n"
+        "        hog.append(b'x' * 2**26)   # 64 MB, written: really used\n")
+BOMB_WINDOW = 20.0
+
+
+def _stopped(out: dict, kind: str) -> bool:
+    """The cap stopped the bomb: the allocation failed, or the kernel ended the worker, or (a
+    cgroup reclaiming the worker's own pages until the timeout) the cgroup never went past it."""
+    what = out.get("bomb", "")
+    if "MemoryError" in what or "ran out of memory" in what:
+        return True
+    peak = out.get("host_peak_mb")
+    return kind == "cgroup" and "timed out" in what and peak is not None and peak <= 4096 * 1.02
 
 
 def _cgroup_mounts() -> list[str]:
