@@ -13,7 +13,7 @@ each timed:
             right answer: each costs only its own exercise
   retrace   a retracing and a non-retracing submission, with the student code on the GPU, then on
             the CPU: the verdicts of the CPU on both
-  gpu-j2    the self-test of every assignment (reference + known-wrong rounds, ~40 notebooks) as one
+  gpu-j2    the self-test of every assignment (reference + known-wrong rounds, 55 notebooks) as one
             batch at --jobs 2 on one GPU: verdicts, notebooks per minute
   cpu-j2    the same batch with the student code on the CPU (AUTOGRADER_WORKER_JAX_PLATFORMS=cpu)
   gpu-j1    the same batch at --jobs 1: 08, 07 and 03 first, then as many others as the deadline
