@@ -388,25 +388,46 @@ class Lab:
         st.note = f"{name} fails only create_filled_retrace; the reference passes"
 
     # ---------------------------------------------------------------- the self-test as one batch
-    def stage_batch(self, st: Stage, jobs: int | None, platforms: str | None, assignments):
+    def stage_batch(self, st: Stage, jobs: int | None, platforms: str | None, assignments,
+                    end_by: float | None = None, pace: float | None = None):
+        """The self-test of `assignments` as one batch of `jobs` workers. With `end_by` (a
+        perf_counter time; --jobs 1 only, where one batch per assignment loses nothing), the
+        assignments are graded one after another and those that would end after it are left out,
+        judged by the seconds per notebook so far (or `pace` before the first)."""
         from ..grading.grade import grade_many
         from ..sandbox import devices
         from .selftest import compare, load_cases, submissions
         probes = self.probe(assignments, platforms)
         folder = self.tmp / st.name
-        paths, index = [], {}
+        index, groups = {}, []
         for a in assignments:
             cases = load_cases(self.course, a)
             subs, rounds = submissions(self.course, a, cases)
             index[a] = (cases, rounds, list(subs))
-            paths += [self.write(folder / a, s, nb) for s, nb in subs.items()]
+            groups.append([self.write(folder / a, s, nb) for s, nb in subs.items()])
+        if end_by is None:
+            groups = [[p for g in groups for p in g]]
+        results, done, graded = [], [], 0
         with worker_platforms(platforms):
-            jobs = jobs or devices.default_jobs(len(paths))
+            jobs = jobs or devices.default_jobs(sum(map(len, groups)))
             started = time.perf_counter()
-            results = grade_many(paths, self.course, None, self.limits(), jobs)
+            for i, paths in enumerate(groups):
+                per_notebook = (time.perf_counter() - started) / graded if graded else (pace or 0.0)
+                if end_by is not None and time.perf_counter() + per_notebook * len(paths) > end_by:
+                    st.skipped_part = assignments[i:]
+                    break
+                results += grade_many(paths, self.course, None, self.limits(), jobs)
+                graded += len(paths)
+                done.append(assignments[i] if end_by is not None else None)
             st.seconds = time.perf_counter() - started      # grading only: the rate's denominator
+        if end_by is not None:
+            assignments = [a for a in done if a]
+            if not assignments:
+                st.skipped = "not started: no assignment fits in the time left before --deadline"
+                return
+        paths = [p for g in groups for p in g]
         by_path = dict(zip(map(str, paths), results))
-        st.jobs, st.notebooks = jobs, len(paths)
+        st.jobs, st.notebooks = jobs, len(results)
         per = {}
         for a in assignments:
             cases, rounds, students = index[a]
@@ -514,7 +535,8 @@ def run(args) -> int:
         "retrace": lambda st: lab.stage_retrace(st),
         "gpu-j2": lambda st: lab.stage_batch(st, 2, None, lab.assignments),
         "cpu-j2": lambda st: lab.stage_batch(st, 2, "cpu", lab.assignments),
-        "gpu-j1": lambda st: lab.stage_batch(st, 1, None, st.detail.pop("assignments")),
+        "gpu-j1": lambda st: lab.stage_batch(st, 1, None, batch, end_by=started + args.deadline,
+                                             pace=_j1_pace(stages)),
         "gpu-auto": lambda st: lab.stage_batch(st, None, None, lab.assignments),
     }
     stages = []
@@ -523,16 +545,8 @@ def run(args) -> int:
         stages.append(st)
         elapsed = time.perf_counter() - started
         left = args.deadline - elapsed
-        if name == "gpu-j1":
-            todo = _fitting(batch, left, stages, lab.course)
-            if len(todo) < len(batch):
-                st.skipped_part = [a for a in batch if a not in todo]
-            if todo:
-                st.detail["assignments"] = todo
         guess = _guess_seconds(name, stages, len(lab.assignments))
-        if name == "gpu-j1" and not st.detail.get("assignments"):
-            st.skipped = f"not started: no assignment fits in the {left:.0f} s left of --deadline {args.deadline:g} s"
-        elif guess > left:
+        if guess > left or left <= 0:
             st.skipped = (f"not started: {elapsed:.0f} s gone, about {guess:.0f} s more would pass "
                           f"--deadline {args.deadline:g} s")
         if st.skipped:
@@ -577,28 +591,17 @@ def _guess_seconds(name: str, done: list, all_n: int) -> float:
     return pace[0]
 
 
-def _fitting(batch: list, left: float, done: list, course) -> list:
-    """The assignments of `batch`, in order, that --jobs 1 can grade in `left` seconds, at twice
-    the per-notebook time of the --jobs 2 batch (all of them when that is not known yet)."""
-    from .selftest import load_cases, pack_cases
+def _j1_pace(done: list) -> float | None:
+    """Seconds per notebook at --jobs 1, guessed as twice the --jobs 2 batch's (None: unknown)."""
     pace = _j2_pace(done)
-    if not pace:
-        return list(batch)
-    per_notebook = 2.0 * pace[0] / pace[1]
-    todo, spent = [], 0.0
-    for a in batch:
-        cost = (1 + len(pack_cases(load_cases(course, a)))) * per_notebook
-        if spent + cost > left:
-            break
-        todo.append(a)
-        spent += cost
-    return todo
+    return 2.0 * pace[0] / pace[1] if pace else None
 
 
 def report(lab: Lab, stages: list[Stage], total: float, args):
     from rich.console import Console
     from rich.table import Table
-    m = lab.machine
+    m = lab.machine or next(({"device_kind": p["kind"], "backend": p["backend"], "jax": p["jax"]}
+                             for (platforms, _), p in lab.probes.items() if platforms is None), {})
     title = (f"labcheck: {m.get('device_kind', '?')} ({m.get('backend', '?')}), jax {m.get('jax', '?')}, "
              f"python {m.get('python', sys.version.split()[0])}, {os.cpu_count()} cores")
     table = Table(title=title)
