@@ -504,7 +504,8 @@ def _hostile_notebook(victim: str):
             meta["points"] = points
         return new.new_code_cell(source, metadata={"nbgrader": meta})
 
-    bystander = "def bystander_{n}(x):\n    ### BEGIN SOLUTION\n    return {k} * x\n    ### END SOLUTION\n"
+    # (no solution delimiters in this file: the platform exports refuse a package that holds them)
+    bystander = "def bystander_{n}(x):\n    return {k} * x\n"
     cells = [new.new_markdown_cell("labcheck: hostile submissions"),
              cell("import jax\nimport jax.numpy as jnp\nfrom autograder import check", "setup")]
     for name, source, k in (("bystander_a", bystander.format(n="a", k=3.0), 3.0), ("victim", victim, 2.0),
