@@ -271,6 +271,12 @@ class Lab:
                 out = {"kind": kind, "backend": backend, "host_mb_after_start": worker.memory.peak_mb()}
                 if backend != want:
                     out["why"] = (worker.stderr_tail(400).strip().splitlines() or [""])[-1][:200]
+                # the device allocator's own limit: the worker's share of the GPU (0.75 / sharers)
+                worker.request({"op": "exec", "grade_id": "mem", "source": MEMORY_STATS}, 60, None)
+                stats = worker.request({"op": "call", "target": ("name", "_memory_stats"),
+                                        "args": _dumps(((), {}))}, 60, None)
+                if stats.get("ok") and stats["value"].get("bytes_limit"):
+                    out["device_limit_gb"] = round(stats["value"]["bytes_limit"] / 2**30, 1)
                 if kind != "none":   # uncapped, the bomb would take the machine's memory
                     worker.request({"op": "exec", "grade_id": "bomb", "source": BOMB}, 60, None)
                     t1 = time.perf_counter()
@@ -309,6 +315,7 @@ class Lab:
         st.note = "; ".join(f"{r['kind']}: {r['backend']}"
                             + (f", bomb {'stopped' if r.get('bomb_stopped') else 'NOT stopped'}" if "bomb" in r else "")
                             + (f", {r['host_mb_after_start']:.0f} MB at start" if r.get("host_mb_after_start") else "")
+                            + (f", GPU share {r['device_limit_gb']} GB" if r.get("device_limit_gb") else "")
                             for r in rows) + f"; auto = {auto}"
         for r in rows:
             say(f"  {r}")
@@ -450,6 +457,10 @@ class Lab:
 BOMB = ("def bomb():\n    hog = []\n    while True:\n"
         "        hog.append(b'x' * 2**26)   # 64 MB, written: really used\n")
 BOMB_WINDOW = 20.0
+MEMORY_STATS = ("import jax\n"
+                "def _memory_stats():\n"
+                "    s = jax.devices()[0].memory_stats() or {}\n"
+                "    return {k: s.get(k) for k in ('bytes_limit', 'bytes_in_use', 'peak_bytes_in_use')}\n")
 
 
 def _stopped(out: dict, kind: str) -> bool:
