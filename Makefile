@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo release bench contract selftest clean
+.PHONY: test demo release bench contract selftest clean compat labcheck labcheck-wheels
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,34 @@ demo: $(STAMP)
 selftest: $(STAMP)
 	$(PY) -m autograder.cli selftest $(if $(ASSIGNMENTS),$(foreach a,$(ASSIGNMENTS),--assignment $(a)))
 
+# A lab machine's one prepared check (docs/LABS.md): the machine's own python3 and JAX, no .venv,
+# no network; what that Python lacks comes from $(LABWHEELS). Exit 2 with one line where no GPU is.
+LABWHEELS ?= .labwheels
+labcheck:
+	@$(PYTHON) -m autograder.outputs.labcheck --wheels $(LABWHEELS) $(LABCHECK_ARGS)
+
+# Run where there is network: the wheels labcheck needs on a lab machine of Python $(LABCHECK_PY).
+LABCHECK_PY ?= 3.12
+labcheck-wheels:
+	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --python-version $(LABCHECK_PY) \
+		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
+		--platform manylinux2014_x86_64 -d $(LABWHEELS) -r autograder/outputs/labcheck_wheels.txt
+	@du -sh $(LABWHEELS)
+
+# The self-test on the newest JAX this package index offers (or JAX_COMPAT_VERSION=x.y.z), in a
+# second venv: the course's other pins, that jax and jaxlib, and the package itself without deps.
+COMPAT := .venv-compat
+JAX_COMPAT_VERSION ?= $(shell $(PYTHON) -m pip index versions jax 2>/dev/null | sed -n 's/^jax (\(.*\))$$/\1/p')
+compat:
+	@test -n "$(JAX_COMPAT_VERSION)" || { echo "make compat: no jax version found on the index; pass JAX_COMPAT_VERSION=x.y.z"; exit 2; }
+	@echo "make compat: jax $(JAX_COMPAT_VERSION) (pinned: $$(sed -n 's/.*"jax==\(.*\)",/\1/p' pyproject.toml))"
+	test -f $(COMPAT)/.jax-$(JAX_COMPAT_VERSION) || { rm -rf $(COMPAT) && $(PYTHON) -m venv $(COMPAT) \
+		&& $(COMPAT)/bin/python -m pip install --quiet --upgrade pip \
+		&& $(PYTHON) -c 'import tomllib; d = tomllib.load(open("pyproject.toml", "rb")); print("\n".join(r for r in d["project"]["dependencies"] if not r.startswith("jax")))' > $(COMPAT).txt \
+		&& $(COMPAT)/bin/python -m pip install --quiet -r $(COMPAT).txt "jax==$(JAX_COMPAT_VERSION)" "jaxlib==$(JAX_COMPAT_VERSION)" \
+		&& $(COMPAT)/bin/python -m pip install --quiet --no-deps -e . && rm $(COMPAT).txt && touch $(COMPAT)/.jax-$(JAX_COMPAT_VERSION); }
+	$(COMPAT)/bin/python -m autograder.cli selftest $(if $(ASSIGNMENTS),$(foreach a,$(ASSIGNMENTS),--assignment $(a)))
+
 release: $(STAMP)
 	$(PY) -m autograder.course.release
 
@@ -40,4 +68,4 @@ contract:
 	$(PYTHON) ../shared/tools/contract_check.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(COMPAT) build *.egg-info

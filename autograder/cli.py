@@ -20,6 +20,24 @@ import sys
 from pathlib import Path
 
 
+def add_device_options(p, memory=True):
+    """The options about accelerators and the memory cap, shared by grade, autograde and selftest."""
+    p.add_argument("--devices-per-worker", type=int, default=1, metavar="N",
+                   help="GPUs each student's worker gets where there are several (round robin; default 1)")
+    if memory:
+        p.add_argument("--memory-limit", choices=["auto", "cgroup", "rlimit-data", "rlimit-as", "none"],
+                       default="auto", help="how --memory-mb is enforced (auto: RLIMIT_AS when the student's "
+                                            "JAX runs on the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
+
+
+def device_option_error(args) -> str | None:
+    if getattr(args, "devices_per_worker", 1) < 1:
+        return f"--devices-per-worker must be at least 1 (got {args.devices_per_worker})"
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        return f"--jobs must be at least 1 (got {args.jobs})"
+    return None
+
+
 def _parser():
     ap = argparse.ArgumentParser(prog="autograder", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="command", required=True)
@@ -29,7 +47,8 @@ def _parser():
                    help="output file: one JSON object for one notebook, a JSON list for several")
     g.add_argument("--assignment", help="assignment name (default: from the file or folder name)")
     g.add_argument("--course-root", type=Path, help="course directory holding source/ (default: found from cwd)")
-    g.add_argument("--jobs", type=int, default=None, help="notebooks graded in parallel")
+    g.add_argument("--jobs", type=int, default=None,
+                   help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     g.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
     g.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
     g.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
@@ -37,6 +56,7 @@ def _parser():
     g.add_argument("--disk-mb", type=int, default=256,
                    help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
     g.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
+    add_device_options(g)
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
     c.add_argument("notebook", type=Path)
@@ -52,7 +72,9 @@ def _parser():
                                          "this machine's JAX backend and compare with the expected verdicts")
     st.add_argument("--assignment", action="append", help="only this assignment (repeatable)")
     st.add_argument("--course-root", type=Path)
-    st.add_argument("--jobs", type=int, default=None, help="notebooks graded in parallel")
+    st.add_argument("--jobs", type=int, default=None,
+                    help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
+    add_device_options(st)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
     exs = ex.add_subparsers(dest="platform", required=True)
     for platform, out_help in (("gradescope", "the autograder zip to write"),
@@ -95,9 +117,15 @@ def main(argv=None) -> int:
         from .outputs.student_kit import main as kit_main
         return kit_main(args.out, args.course_root)
     _isolate_jax_for_grader()
+    problem = device_option_error(args)
+    if problem:
+        print(f"autograder: error: {problem}", file=sys.stderr)
+        return 2
     if args.command == "selftest":
         from .outputs.selftest import main as selftest_main
-        return selftest_main(args.assignment, args.course_root, args.jobs)
+        from .sandbox.process import Limits
+        return selftest_main(args.assignment, args.course_root, args.jobs,
+                             Limits(devices_per_worker=args.devices_per_worker, memory_limit=args.memory_limit))
     if args.command == "check":
         return _check(args)
     if args.command in ("autograde", "feedback", "report"):
@@ -115,7 +143,8 @@ def main(argv=None) -> int:
         return 2
     limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
                     memory_mb=args.memory_mb, output_bytes=args.output_bytes, disk_mb=args.disk_mb,
-                    isolation=args.isolation)
+                    isolation=args.isolation, memory_limit=args.memory_limit,
+                    devices_per_worker=args.devices_per_worker)
     out_path = args.json_out.resolve()
     results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
                          extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])

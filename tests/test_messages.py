@@ -153,3 +153,17 @@ def test_no_object_ids_in_a_retrace_message():
                        static_argnums=(0,))
     assert not re.search(r"0x[0-9a-f]{6,}", message), message
     assert "`__hash__` and `__eq__`" in message
+
+
+@pytest.mark.parametrize("reasons", [
+    ["at x, now f32[4] and before f32[3]"],                      # jax 0.10's wording
+    ["for x: bf16[2,3] now, was bf16[2,4]"],                      # another dtype, other words
+    ["never seen input type signature:", "  x: bool[5]"],        # older releases
+    ["the shape of x changed"],
+])
+def test_retrace_reasons_are_read_whatever_the_wording_and_dtype(reasons):
+    """The fallback reading of JAX's cache-miss explanations (used when no argument change was
+    found) keys on avals of any dtype and on a few stable words, not on one release's sentence."""
+    from autograder.checks.diagnose import explain_retrace
+    cause, _ = explain_retrace(None, reasons)
+    assert cause == "the shape or dtype of an argument changes between calls"

@@ -414,14 +414,19 @@ RETRACE_RULES: dict[str, tuple[str, str]] = {
                      "keep static only what sets shapes or modes; pass `{arg}` as a traced argument instead "
                      "(pass it as a traced `jnp` scalar and leave it out of static_argnums)"),
 }
-# Without a change to name, JAX's own reasons decide: the first entry whose words appear in them.
-RETRACE_REASONS: list[tuple[tuple[str, ...], tuple[str, str]]] = [
-    (("weak",), ("the same value arrives sometimes as a Python scalar (weakly typed) and sometimes as an array",
-                 "convert with `jnp.asarray(v, dtype)` before the call or keep the types consistent")),
-    (("Static", "static"), ("an argument the exercise treats as traced is static, so every new value retraces",
-                            "keep only true sizes/modes in static_argnums; pass data as traced arrays")),
-    (("f32[", "i32[", "now"), ("the shape or dtype of an argument changes between calls",
-                               "keep shapes fixed (pad to a bucket) and dtypes consistent")),
+# Without a change to name, JAX's own reasons decide: the first entry whose test holds for them.
+# JAX's cache-miss lines name avals as dtype[shape] ("f32[4]", "bf16[2,3]", "bool[]"): any dtype is
+# matched, and the wording around them only loosely (it changes between releases).
+RETRACE_REASONS: list[tuple[Callable[[str], bool], tuple[str, str]]] = [
+    (lambda text: "weak" in text,
+     ("the same value arrives sometimes as a Python scalar (weakly typed) and sometimes as an array",
+      "convert with `jnp.asarray(v, dtype)` before the call or keep the types consistent")),
+    (lambda text: "static" in text.lower(),
+     ("an argument the exercise treats as traced is static, so every new value retraces",
+      "keep only true sizes/modes in static_argnums; pass data as traced arrays")),
+    (lambda text: bool(re.search(r"\b[a-z]+\d*\[[\d,\s]*\]", text) or re.search(r"\b(now|shape|dtype)\b", text)),
+     ("the shape or dtype of an argument changes between calls",
+      "keep shapes fixed (pad to a bucket) and dtypes consistent")),
 ]
 RETRACE_OTHERWISE = ("the function is re-created or re-jitted on every call, or a Python value changes the trace",
                      "jit once at top level and pass changing values as arguments")
@@ -439,7 +444,7 @@ def explain_retrace(change: dict | None, reasons: list[str]) -> tuple[str, str]:
         cause, fix = RETRACE_RULES[kind]
         return cause.format(**fields), fix.format(**fields)
     joined = " ".join(reasons)
-    for words, texts in RETRACE_REASONS:
-        if any(w in joined for w in words):
+    for holds, texts in RETRACE_REASONS:
+        if holds(joined):
             return texts
     return RETRACE_OTHERWISE

@@ -1,13 +1,14 @@
 """Grade notebooks: one submission (`grade_notebook`) or a batch in parallel (`grade_many`)."""
 from __future__ import annotations
 
-import os
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..course.layout import Assignment, Course
 from ..course.notebook import NotebookError, classify, read_notebook
 from .results import NotebookResult, failed_notebook
+from ..sandbox import devices
 from ..sandbox.process import Limits
 from .startup import start_worker
 from ..course.submission import Submission, read_submission
@@ -50,9 +51,14 @@ def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limi
 def grade_many(paths, course: Course | None = None, assignment: str | None = None,
                limits: Limits | None = None, jobs: int | None = None, extra_hide=None,
                on_done=None) -> list[dict]:
-    """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry."""
+    """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry.
+
+    `jobs` defaults to what the machine allows (`devices.default_jobs`: the cores, or a few workers
+    per GPU); the workers learn how many run at once so that those sharing a GPU split its memory."""
     course = course or Course()
-    jobs = jobs or max(1, min(len(paths), os.cpu_count() or 1))
+    limits = limits or Limits()
+    jobs = jobs or devices.default_jobs(len(paths), limits.devices_per_worker)
+    limits = dataclasses.replace(limits, concurrent_workers=jobs)
 
     # Every notebook of the batch is hidden from every worker, not only its own: a student must not
     # read a batch-mate's answers.

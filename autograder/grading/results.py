@@ -47,6 +47,7 @@ class NotebookResult:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
     notebook: str = ""
+    memory_limit: str = "unknown"   # the worker's memory cap, e.g. "cgroup 4096 MB" (sandbox/memlimit.py)
 
     @property
     def score(self) -> float:
@@ -59,7 +60,7 @@ class NotebookResult:
     def to_json(self) -> dict:
         return {
             "assignment": self.assignment, "notebook": self.notebook, "backend": self.backend,
-            "isolation": self.isolation, "score": self.score, "max_score": self.max_score,
+            "isolation": self.isolation, "memory_limit": self.memory_limit, "score": self.score, "max_score": self.max_score,
             "exercises": {ex: {"score": e.score, "max_score": e.max_score,
                                "checks": [c.to_json(self.backend) for c in e.checks]}
                           for ex, e in self.exercises.items()},
@@ -70,4 +71,5 @@ class NotebookResult:
 def failed_notebook(notebook: str, error: str, assignment: str = "") -> dict:
     """The JSON for a notebook that could not be graded at all (the batch goes on)."""
     return {"assignment": assignment, "notebook": notebook, "backend": "unknown", "isolation": "none",
+            "memory_limit": "none",
             "score": 0.0, "max_score": 0.0, "exercises": {}, "errors": [error], "seconds": 0.0}

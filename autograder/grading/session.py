@@ -83,6 +83,7 @@ class GradingSession:
         self.generation = 0
         self.backend = None
         self.isolation = None
+        self.memory_limit = None
         self.exported = exported_names(assignment.cells)   # the only names test cells may call
         self.bound: dict[str, str] = {}     # exported callable name -> exercise whose cell bound it
         self.current_exercise: str | None = None
@@ -108,6 +109,7 @@ class GradingSession:
             worker = started.worker
             self.worker = worker
             self.isolation = worker.label
+            self.memory_limit = worker.memory_limit
             try:
                 for i, cell in enumerate(self.assignment.setup_cells):
                     if i == 0 and started.setup_nonce:   # sent by start_worker: read its reply
@@ -354,6 +356,7 @@ class GradingSession:
             exercises[ex] = ExerciseResult(exercise=ex, checks=mine)
         return NotebookResult(assignment=self.assignment.name, backend=self.backend or "unknown",
                               isolation=self.isolation or "unknown", exercises=exercises,
+                              memory_limit=self.memory_limit or "unknown",
                               seconds=round(seconds, 3))
 
 

@@ -186,7 +186,7 @@ def _grade(ncourse, gb, assignment, todo, limits, options, progress, signals, lo
     def run():
         try:
             grade_many(list(by_path), ncourse.course, assignment, limits,
-                       options.jobs or os.cpu_count() or 1, extra_hide=hide, on_done=done.put)
+                       options.jobs, extra_hide=hide, on_done=done.put)
         except BaseException as exc:  # noqa: BLE001 (reported by the main thread)
             failure.append(exc)
         finally:

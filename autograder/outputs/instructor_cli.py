@@ -18,7 +18,8 @@ def add_subcommands(sub):
     a.add_argument("assignment")
     a.add_argument("--student", action="append", dest="students", metavar="S",
                    help="grade only this student (repeatable; default: every submitted/<student>/<assignment>/)")
-    a.add_argument("--jobs", type=int, default=None, help="students graded at once (default: the number of cores)")
+    a.add_argument("--jobs", type=int, default=None,
+                   help="students graded at once (default: the cores; with GPUs, 4 per GPU group)")
     a.add_argument("--force", action="store_true", help="regrade students whose submission has not changed")
     a.add_argument("--course-root", type=Path, help="the nbgrader course directory (default: found from cwd)")
     a.add_argument("--cell-timeout", type=float, default=None,
@@ -30,6 +31,8 @@ def add_subcommands(sub):
     a.add_argument("--disk-mb", type=int, default=256,
                    help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
     a.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
+    from ..cli import add_device_options
+    add_device_options(a)
     f = sub.add_parser("feedback", help="write feedback/<student>/<assignment>/<assignment>.html (no hidden tests)")
     f.add_argument("assignment")
     f.add_argument("--student", action="append", dest="students", metavar="S")
@@ -63,12 +66,15 @@ def run(args) -> int:
 def _autograde(ncourse, args) -> int:
     from ..sandbox.process import Limits
     from .autograde import Options, autograde
-    if args.jobs is not None and args.jobs < 1:
-        return _error(f"--jobs must be at least 1 (got {args.jobs})")
+    from ..cli import device_option_error
+    problem = device_option_error(args)
+    if problem:
+        return _error(problem)
     cell = args.cell_timeout or ncourse.cell_timeout
     limits = Limits(cell_timeout=cell, check_timeout=args.check_timeout or cell, memory_mb=args.memory_mb,
                     output_bytes=args.output_bytes, disk_mb=args.disk_mb,
-                    isolation=args.isolation)
+                    isolation=args.isolation, memory_limit=args.memory_limit,
+                    devices_per_worker=args.devices_per_worker)
     return autograde(ncourse, args.assignment, Options(args.students, args.jobs, args.force, limits))
 
 

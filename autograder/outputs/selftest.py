@@ -159,14 +159,18 @@ def _describe(expected: set, failed: dict, errors: list) -> str:
 
 
 # ---------------------------------------------------------------- devices
-def worker_environment() -> dict:
+def worker_environment(devices_per_worker: int = 1) -> dict:
     """The environment the student's worker gets for JAX: its platforms (the grader's own JAX is
-    pinned to the CPU by the CLI) and XLA_FLAGS."""
+    pinned to the CPU by the CLI), XLA_FLAGS, and one worker's share of the GPUs (its
+    CUDA_VISIBLE_DEVICES decides how many devices the worker sees, and 07's verdicts with it)."""
+    from ..sandbox import devices
     env = dict(os.environ)
-    platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS", ""))
+    platforms = devices.worker_platforms()
     env.pop("JAX_PLATFORMS", None)
     if platforms:
         env["JAX_PLATFORMS"] = platforms
+    plan = devices.make_plan(1, devices_per_worker)
+    env.update(plan.environment(0 if plan.groups else None))
     return env
 
 
@@ -182,12 +186,12 @@ print(json.dumps({"backend": jax.default_backend(), "kind": devices[0].device_ki
 """
 
 
-def probe_devices(course: Course, assignment: str) -> dict:
+def probe_devices(course: Course, assignment: str, devices_per_worker: int = 1) -> dict:
     """Backend, device kind and count as the assignment's worker sees them: after its setup cells
     (07's sets XLA_FLAGS for 8 simulated CPU devices where no accelerator is present)."""
     setup = [c.source for c in course.assignment(assignment).setup_cells]
     r = subprocess.run([sys.executable, "-c", _DEVICE_PROBE], input=json.dumps(setup), text=True,
-                       capture_output=True, env=worker_environment(), timeout=300)
+                       capture_output=True, env=worker_environment(devices_per_worker), timeout=300)
     if r.returncode != 0:
         tail = (r.stderr.strip().splitlines() or ["no output"])[-1]
         raise RuntimeError(f"JAX could not start on this machine: {tail}")
@@ -218,14 +222,11 @@ def check_assignment(course: Course, assignment: str, limits=None, jobs: int | N
     out = Outcome(assignment)
     started = time.perf_counter()
     try:
-        info = probe_devices(course, assignment)
+        info = probe_devices(course, assignment, (limits.devices_per_worker if limits else 1))
         out.backend, out.device_kind, out.devices = info["backend"], info["kind"], info["count"]
         out.jax = info["jax"]
-        if jobs is None and out.backend != "cpu":
-            # every worker's JAX takes 75% of each accelerator's memory when it starts (its
-            # preallocation; the worker's scrubbed environment does not pass XLA_PYTHON_CLIENT_*),
-            # so two workers at once cannot share one: grade the notebooks one after another
-            jobs = 1
+        # jobs None: grade_many's default (devices.default_jobs); workers sharing a GPU split its
+        # memory (sandbox/devices.py), so several may run on one
         cases = load_cases(course, assignment)
         subs, rounds = submissions(course, assignment, cases)
         with tempfile.TemporaryDirectory(prefix="jaxcourse-selftest-", dir=workdir) as tmp:

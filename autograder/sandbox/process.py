@@ -26,9 +26,11 @@ In the two namespace modes, three doors are closed (see `isolate`):
   by any signal including SIGKILL, the kernel closes the grader's end; the supervisor reads EOF and
   exits, and the kernel kills every process of the PID namespace with it. (Why not a parent-death
   signal: see `_supervise`.)
-Always: a wall-clock timeout per request, RLIMIT_AS (memory), RLIMIT_FSIZE (bytes of output:
-stdout and stderr go to capped files), RLIMIT_NPROC (processes, effective once not root),
-RLIMIT_CORE = 0, a scratch working directory, and a scrubbed environment.
+Always: a wall-clock timeout per request, a memory cap (`memlimit.py`: RLIMIT_AS when the worker's
+JAX runs on the CPU; a cgroup, else RLIMIT_DATA, where it may use an accelerator), RLIMIT_FSIZE
+(bytes of output: stdout and stderr go to capped files), RLIMIT_NPROC (processes, effective once
+not root), RLIMIT_CORE = 0, a scratch working directory, a scrubbed environment, and the worker's
+share of the GPUs (`devices.py`).
 """
 from __future__ import annotations
 
@@ -53,7 +55,7 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from . import procs, seccomp
+from . import devices, memlimit, procs, seccomp
 
 
 # Each namespaced worker runs under its own unprivileged uid (no passwd entry needed), so that
@@ -166,7 +168,10 @@ class Limits:
     cell_timeout: float = 30.0      # seconds for one solution cell to execute
     check_timeout: float = 30.0     # seconds for one call or probe of a student function
     startup_timeout: float = 60.0   # seconds to start Python, run setup cells and import JAX
-    memory_mb: int = 4096           # address-space cap of the worker
+    memory_mb: int = 4096           # memory cap of the worker (its kind: `memory_limit`)
+    memory_limit: str = "auto"      # auto | cgroup | rlimit-data | rlimit-as | none (memlimit.py)
+    devices_per_worker: int = 1     # GPUs each worker gets where there are several (devices.py)
+    concurrent_workers: int = 1     # workers running at once (set by grade_many): GPU sharing
     output_bytes: int = 2_000_000   # cap on what the worker writes to stdout + stderr files
     max_procs: int = 512            # RLIMIT_NPROC once the worker is not root (threads count)
     disk_mb: int = 256              # the worker's private tmpfs: /tmp, cwd, HOME, /dev/shm together
@@ -252,6 +257,12 @@ class WorkerProcess:
         self.limits = limits
         self.isolation = choose_isolation(limits.isolation)
         self.label = isolation_label(self.isolation)
+        # accelerators: this worker's share of the GPUs (devices.py), and a memory cap CUDA can
+        # start under (memlimit.py); both given back in close()
+        self.memory = memlimit.make_cap(limits.memory_limit, limits.memory_mb,
+                                        devices.accelerator_may_be_used())
+        self.memory_limit = self.memory.label
+        self.device_lease = devices.Lease(devices.make_plan(limits.concurrent_workers, limits.devices_per_worker))
         without = tuple(limits.bench_without)
         namespaced = self.isolation in ("namespace", "userns")
         private_disk = namespaced and "disk" not in without
@@ -281,10 +292,13 @@ class WorkerProcess:
         platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS"))
         if platforms:
             env["JAX_PLATFORMS"] = platforms
-        for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS",
+        # PYTHONPATH: a grader run from a checkout rather than installed (labcheck on a lab's own
+        # python3) finds this package and its wheels through it, and so must the worker
+        for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "PYTHONPATH",
                     "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
             if key in os.environ:
                 env[key] = os.environ[key]
+        env.update(self.device_lease.environment)
         env.update(env_extra or {})
         keep = [*_python_roots()] + ([] if private_disk else [self.scratch])
         if private_disk:
@@ -294,7 +308,8 @@ class WorkerProcess:
         self.uid = self._uid_lease.uid if self._uid_lease else os.getuid()
         config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": _python_roots(),
                   "mode": self.isolation, "without": list(without), "env": env, "uid": self.uid,
-                  "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None}
+                  "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None,
+                  "memory": self.memory.config()}
         stage2 = [sys.executable, "-m", "autograder.sandbox.process", json.dumps(config)]
         if self.isolation == "namespace" and not private_disk:
             os.chmod(self.scratch, 0o755)
@@ -455,6 +470,8 @@ class WorkerProcess:
             if os.path.exists(self.stdout_path) else 0
         if size >= self.limits.output_bytes:
             return f"stopped after writing {size} bytes of output (the limit is {self.limits.output_bytes})"
+        if self.memory.oom_killed():
+            return f"ran out of memory (the limit is {self.limits.memory_mb} MB)"
         if code is not None and code < 0:
             sig = _signal_name(-code)
             if sig == "SIGXFSZ":
@@ -510,6 +527,8 @@ class WorkerProcess:
         if self._uid_lease is not None:
             self._uid_lease.release()   # after kill(): no process of that uid is left
         shutil.rmtree(self.scratch, ignore_errors=True)
+        self.memory.remove()
+        self.device_lease.release()
 
 
 def dumps_request(req) -> bytes:
@@ -690,9 +709,8 @@ def _private_disk(disk_mb: int, uid: int, keep: list[str]):
         _mount(shm, "/dev/shm", None, MS_BIND)
 
 
-def _set_limits(limits: dict):
-    mem = int(limits["memory_mb"]) * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+def _set_limits(limits: dict, memory: dict | None):
+    memlimit.apply_rlimit(memory)   # RLIMIT_AS or RLIMIT_DATA; a cgroup was entered in stage2
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits["output_bytes"], limits["output_bytes"]))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_NPROC, (limits["max_procs"], limits["max_procs"]))
@@ -731,7 +749,7 @@ def isolate(config: dict):
             _private_disk(int(config["limits"]["disk_mb"]),
                           config["uid"] if mode == "namespace" else None, keep)
     # 4. resource limits, then credentials (after them nothing above can be undone)
-    _set_limits(config["limits"])
+    _set_limits(config["limits"], config.get("memory"))
     if mode == "userns":
         _enter_nested_user_namespace()
     if mode == "namespace":
@@ -856,6 +874,7 @@ def _end_all(mode: str):
 
 
 def stage2(config: dict):
+    memlimit.enter(config.get("memory"))  # before the fork: the worker starts inside its cgroup
     lifeline = config.get("lifeline")
     if lifeline is None:  # benchmarks only: no supervisor, the worker is the first process
         isolate(config)
