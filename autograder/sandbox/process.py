@@ -309,7 +309,7 @@ class WorkerProcess:
         config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": _python_roots(),
                   "mode": self.isolation, "without": list(without), "env": env, "uid": self.uid,
                   "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None,
-                  "memory": self.memory.config()}
+                  "memory": self.memory.config(), "accelerator": devices.accelerator_may_be_used()}
         stage2 = [sys.executable, "-m", "autograder.sandbox.process", json.dumps(config)]
         if self.isolation == "namespace" and not private_disk:
             os.chmod(self.scratch, 0o755)
@@ -663,16 +663,29 @@ class _MountAttr(ctypes.Structure):
 _SYS_MOUNT_SETATTR = 442  # the same number on every architecture (Linux >= 5.12)
 
 
-def _read_only_root(fallback: bool = False):
+# The kernel's own file systems stay writable for a worker that may use a GPU: cuInit fails with
+# CUDA_ERROR_OPERATING_SYSTEM under a read-only root (measured on an H200 lab machine, where it runs
+# once the root alone stays writable). They hold nothing an unprivileged worker can fill: /dev is
+# root's (its /dev/shm is the private tmpfs), /proc and /sys are the kernel's.
+KERNEL_MOUNTS = ("/dev", "/proc", "/sys")
+
+
+def _read_only_root(fallback: bool = False, keep_writable: tuple = ()):
     """Make every mount of this mount namespace read-only (the host's mounts are untouched: the
-    namespace has its own copies). mount_setattr(2) does it in one call; kernels before 5.12 get
-    a read-only bind remount of each mount, keeping its other flags (a user namespace forbids
-    dropping them)."""
+    namespace has its own copies), but the mounts at and under `keep_writable`. mount_setattr(2)
+    does it in one call per tree; kernels before 5.12 get a read-only bind remount of each mount,
+    keeping its other flags (a user namespace forbids dropping them)."""
     if not fallback:
         attr = _MountAttr(attr_set=0x1)  # MOUNT_ATTR_RDONLY
         rc = _lib().syscall(_SYS_MOUNT_SETATTR, -100, b"/", 0x8000,  # AT_FDCWD, "/", AT_RECURSIVE
                             ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)))
         if rc == 0:
+            for path in keep_writable:
+                if os.path.ismount(path):
+                    back = _MountAttr(attr_clr=0x1)
+                    _check(_lib().syscall(_SYS_MOUNT_SETATTR, -100, os.fsencode(path), 0x8000,
+                                          ctypes.byref(back), ctypes.c_size_t(ctypes.sizeof(back))),
+                           f"mount_setattr({path}, clear MOUNT_ATTR_RDONLY)")
             return
         if ctypes.get_errno() not in (errno.ENOSYS, errno.EINVAL):
             _check(rc, "mount_setattr(/, MOUNT_ATTR_RDONLY, AT_RECURSIVE)")
@@ -683,6 +696,8 @@ def _read_only_root(fallback: bool = False):
     for point in points:
         point = point.replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n") \
             .replace("\\134", "\\")
+        if any(_is_within(point, keep) for keep in keep_writable):
+            continue
         try:
             flags = os.statvfs(point).f_flag & keep_flags
         except OSError:
@@ -745,7 +760,7 @@ def isolate(config: dict):
             _loopback_up()
         # 3. disk: nothing writable but a private tmpfs of the budget's size
         if "disk" not in without:
-            _read_only_root()
+            _read_only_root(keep_writable=KERNEL_MOUNTS if config.get("accelerator") else ())
             _private_disk(int(config["limits"]["disk_mb"]),
                           config["uid"] if mode == "namespace" else None, keep)
     # 4. resource limits, then credentials (after them nothing above can be undone)
