@@ -10,8 +10,8 @@ A `GradingSession` grades one submission of one assignment:
 
 Only the names the contract gives the student's notebook cross into the test cells (the exercise
 functions, `course/exports.py`): a student's `len` or `_reference` is never what a test cell calls.
-A failure on a hidden test says only what `hidden.py` allows; a performance check times its hidden
-reference in a trusted worker of its own (`timing.py`), never beside the student's code.
+A failure on a hidden test says only what `hidden.py` allows; a performance check is timed in a
+worker of its own (`timing.py`), so that its hidden reference never enters the student's worker.
 
 A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
 is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
@@ -88,9 +88,10 @@ class GradingSession:
         self.bound: dict[str, str] = {}     # exported callable name -> exercise whose cell bound it
         self.current_exercise: str | None = None
         self.namespace: dict | None = None
-        self.references = None              # the trusted worker that times hidden references
-        if timing.needs_reference_worker(assignment.test_cells):   # started now, to overlap
-            self.references = timing.ReferenceWorker(self.limits, self.hide, assignment.setup_cells)
+        self.timing = None                  # the worker of the performance checks (timing.py)
+        self.timing_excluded: set[str] = set()
+        if timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
+            self.timing = timing.TimingWorker(self.limits, self.hide, assignment.setup_cells)
 
     # ------------------------------------------------------------------ worker lifecycle
     def _make_handle(self, node):
@@ -171,20 +172,15 @@ class GradingSession:
 
     def close(self):
         self._discard_worker()
-        self.close_reference_worker()
+        self.close_timing_worker()
         if self.started is not None:         # started ahead but never needed
             self.started.worker.close()
             self.started = None
 
-    def reference_worker(self) -> timing.ReferenceWorker:
-        if self.references is None:
-            self.references = timing.ReferenceWorker(self.limits, self.hide, self.assignment.setup_cells)
-        return self.references
-
-    def close_reference_worker(self):
-        if self.references is not None:
-            self.references.close()
-            self.references = None
+    def close_timing_worker(self):
+        if self.timing is not None:
+            self.timing.close()
+            self.timing = None
 
     # ------------------------------------------------------------------ calls from test cells
     def _owner(self, obj: RemoteObject) -> str | None:
@@ -237,8 +233,23 @@ class GradingSession:
         return reply["value"]
 
     def time_against(self, obj: RemoteObject, reference, args, factor, static_argnums, phase) -> dict:
-        """A performance check's timings: `obj` in its worker, `reference` in the reference worker."""
-        return timing.time_against(self, obj, reference, args, factor, static_argnums, phase)
+        """A performance check's timings, `obj` against `reference`, in the timing worker."""
+        kind, name = obj.__autograder_ref__
+        if kind != "name":
+            raise AssertionError(failure.message(f"timing {obj.__name__}", "only a function the notebook "
+                                                 "defines can be timed, not one that a function returned"))
+        if self.timing is not None and self.timing_excluded != self.excluded:
+            self.close_timing_worker()   # replayed with a cell since left out: start again without it
+        if self.timing is None:
+            self.timing = timing.TimingWorker(self.limits, self.hide, self.assignment.setup_cells)
+        self.timing_excluded = set(self.excluded)
+        solutions = [(ex, self.solutions[ex]) for ex in self.assignment.exercises
+                     if ex in self.solutions and ex not in self.excluded]
+        try:
+            return self.timing.time_against(solutions, name, reference, args, factor, static_argnums, phase)
+        except timing.TimingFailed as exc:
+            self.close_timing_worker()
+            raise AssertionError(failure.message(f"timing {obj.__name__}", str(exc))) from None
 
     # ------------------------------------------------------------------ test cells
     def _test_namespace(self) -> dict:

@@ -188,7 +188,8 @@ ATTACKS = {
             "    except Exception:\n"
             "        pass\n"
             "    return k * x\n"),
-        "BEFORE": "the hidden reference's code was in the worker; its docstring came back in the jit message"},
+        "BEFORE": "the hidden reference's code was in the worker; its docstring came back in the jit message"
+                  " (now the reference is timed in a worker of its own, whose only output is the verdict)"},
     # ---------------------------------------------------------------- 4. the grader decodes before it trusts
     "malformed_frame": {
         "class": 4, "victim": 0.0, "integrity": True,
