@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(PY) -m pytest tests $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
 
 demo: $(STAMP)
-	$(PY) -m autograder.outputs.demo
+	$(PY) -m autograder.classroom.demo
 
 # What a lab admin runs on a new GPU/TPU image (docs/LABS.md): expected verdicts on this JAX backend.
 selftest: $(STAMP)
@@ -34,14 +34,14 @@ selftest: $(STAMP)
 # no network; what that Python lacks comes from $(LABWHEELS). Exit 2 with one line where no GPU is.
 LABWHEELS ?= .labwheels
 labcheck:
-	@$(PYTHON) -m autograder.outputs.labcheck --wheels $(LABWHEELS) $(LABCHECK_ARGS)
+	@$(PYTHON) -m autograder.lab.labcheck --wheels $(LABWHEELS) $(LABCHECK_ARGS)
 
 # Run where there is network: the wheels labcheck needs on a lab machine of Python $(LABCHECK_PY).
 LABCHECK_PY ?= 3.12
 labcheck-wheels:
 	$(PYTHON) -m pip download --quiet --no-deps --only-binary=:all: --python-version $(LABCHECK_PY) \
 		--implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
-		--platform manylinux2014_x86_64 -d $(LABWHEELS) -r autograder/outputs/labcheck_wheels.txt
+		--platform manylinux2014_x86_64 -d $(LABWHEELS) -r autograder/lab/labcheck_wheels.txt
 	@du -sh $(LABWHEELS)
 
 # The self-test on the newest JAX this package index offers (or JAX_COMPAT_VERSION=x.y.z), in a

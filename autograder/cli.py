@@ -15,27 +15,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
-
-def add_device_options(p, memory=True):
-    """The options about accelerators and the memory cap, shared by grade, autograde and selftest."""
-    p.add_argument("--devices-per-worker", type=int, default=1, metavar="N",
-                   help="GPUs each student's worker gets where there are several (round robin; default 1)")
-    if memory:
-        p.add_argument("--memory-limit", choices=["auto", "cgroup", "rlimit-data", "rlimit-as", "none"],
-                       default="auto", help="how --memory-mb is enforced (auto: RLIMIT_AS when the student's "
-                                            "JAX runs on the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
-
-
-def device_option_error(args) -> str | None:
-    if getattr(args, "devices_per_worker", 1) < 1:
-        return f"--devices-per-worker must be at least 1 (got {args.devices_per_worker})"
-    if getattr(args, "jobs", None) is not None and args.jobs < 1:
-        return f"--jobs must be at least 1 (got {args.jobs})"
-    return None
+from .grading import options
+from .grading.startup import isolate_jax_for_grader
 
 
 def _parser():
@@ -49,21 +33,12 @@ def _parser():
     g.add_argument("--course-root", type=Path, help="course directory holding source/ (default: found from cwd)")
     g.add_argument("--jobs", type=int, default=None,
                    help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
-    g.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
-    g.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
-    g.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
-    g.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
-    g.add_argument("--disk-mb", type=int, default=256,
-                   help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
-    g.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
-    add_device_options(g)
+    options.add_limit_options(g)
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
     c.add_argument("notebook", type=Path)
     c.add_argument("--json", dest="json_out", type=Path, help="also write the result as JSON")
-    c.add_argument("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
-    c.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
-    c.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
+    options.add_limit_options(c, ("cell_timeout", "check_timeout"), devices=False)
     k = sub.add_parser("student-kit", help="build what students get: release notebooks, the check "
                                            "library, pinned requirements, a README")
     k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")
@@ -74,7 +49,7 @@ def _parser():
     st.add_argument("--course-root", type=Path)
     st.add_argument("--jobs", type=int, default=None,
                     help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
-    add_device_options(st)
+    options.add_device_options(st)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
     exs = ex.add_subparsers(dest="platform", required=True)
     for platform, out_help in (("gradescope", "the autograder zip to write"),
@@ -85,25 +60,17 @@ def _parser():
         e.add_argument("--course-root", type=Path)
         e.add_argument("--deadline", type=float, default=480.0,
                        help="seconds by which the package always answers (platform limit: 600 by default)")
-        e.add_argument("--cell-timeout", type=float, default=20.0, help="seconds per solution cell")
-        e.add_argument("--check-timeout", type=float, default=30.0, help="seconds per call of a student function")
-        e.add_argument("--memory-mb", type=int, default=4096, help="address-space cap of the student's process")
+        options.add_limit_options(e, ("cell_timeout", "check_timeout", "memory_mb"), isolation=False, devices=False,
+                                  defaults={"cell_timeout": 20.0})
         if platform == "prairielearn":
             e.add_argument("--image", default="", help="grading image name for info.json "
                                                        "(default: jax-course-grader:<version>)")
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
-    from .outputs.instructor_cli import add_subcommands
+    from .classroom.commands import add_subcommands
     add_subcommands(sub)
     return ap
-
-
-def _isolate_jax_for_grader():
-    """The grader's own JAX runs on the CPU, leaving accelerators to the student's worker."""
-    if "AUTOGRADER_WORKER_JAX_PLATFORMS" not in os.environ:
-        os.environ["AUTOGRADER_WORKER_JAX_PLATFORMS"] = os.environ.get("JAX_PLATFORMS", "")
-    os.environ["JAX_PLATFORMS"] = "cpu"
 
 
 def main(argv=None) -> int:
@@ -114,37 +81,31 @@ def main(argv=None) -> int:
     if args.command == "export":
         return _export(args)
     if args.command == "student-kit":
-        from .outputs.student_kit import main as kit_main
+        from .kit.student_kit import main as kit_main
         return kit_main(args.out, args.course_root)
-    _isolate_jax_for_grader()
-    problem = device_option_error(args)
+    isolate_jax_for_grader()
+    problem = options.option_error(args)
     if problem:
         print(f"autograder: error: {problem}", file=sys.stderr)
         return 2
     if args.command == "selftest":
-        from .outputs.selftest import main as selftest_main
-        from .sandbox.process import Limits
-        return selftest_main(args.assignment, args.course_root, args.jobs,
-                             Limits(devices_per_worker=args.devices_per_worker, memory_limit=args.memory_limit))
+        from .lab.selftest import main as selftest_main
+        return selftest_main(args.assignment, args.course_root, args.jobs, options.limits_from(args))
     if args.command == "check":
         return _check(args)
     if args.command in ("autograde", "feedback", "report"):
-        from .outputs.instructor_cli import run
+        from .classroom.commands import run
         return run(args)
     from .course.layout import Course
     from .grading.grade import grade_many
-    from .outputs.report import print_table
-    from .sandbox.process import Limits
+    from .grading.tables import print_table
 
     course = Course(args.course_root)
     if not course.source.is_dir():
         from .course.layout import STUDENT_KIT_NOTE
         print(f"autograder: error: no source/ under {course.root}: {STUDENT_KIT_NOTE}", file=sys.stderr)
         return 2
-    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
-                    memory_mb=args.memory_mb, output_bytes=args.output_bytes, disk_mb=args.disk_mb,
-                    isolation=args.isolation, memory_limit=args.memory_limit,
-                    devices_per_worker=args.devices_per_worker)
+    limits = options.limits_from(args)
     out_path = args.json_out.resolve()
     results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
                          extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])
@@ -164,17 +125,16 @@ def _export(args) -> int:
     """`autograder export gradescope|prairielearn`: 0 when written, 2 with a one-line error."""
     from .course.layout import Course
     from .course.notebook import NotebookError
-    from .outputs import bundle
-    from .sandbox.process import Limits
+    from .platforms import bundle
 
-    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout, memory_mb=args.memory_mb)
+    limits = options.limits_from(args)
     course = Course(args.course_root)
     try:
         if args.platform == "gradescope":
-            from .outputs.gradescope import build
+            from .platforms.gradescope import build
             out = build(course, args.assignment, args.out, args.deadline, limits)
         else:
-            from .outputs.prairielearn import build
+            from .platforms.prairielearn import build
             out = build(course, args.assignment, args.out, args.image, args.deadline, limits=limits)
     except (NotebookError, bundle.BundleError) as exc:
         print(f"autograder: error: {exc}", file=sys.stderr)
@@ -186,12 +146,10 @@ def _export(args) -> int:
 def _check(args) -> int:
     """Visible tests only: exit 0 when they all pass, 1 when one fails, 2 for an unusable notebook."""
     from .course.notebook import NotebookError
-    from .grading.visible import check_notebook
-    from .outputs.report import print_visible_report
-    from .sandbox.process import Limits
+    from .grading.student_check import check_notebook
+    from .grading.tables import print_visible_report
 
-    limits = Limits(cell_timeout=args.cell_timeout, check_timeout=args.check_timeout,
-                    isolation=args.isolation)
+    limits = options.limits_from(args)
     try:
         result = check_notebook(args.notebook, limits).to_json()
     except NotebookError as exc:

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 import nbformat  # noqa: E402
 
 from autograder.course import Course  # noqa: E402
-from autograder.outputs.demo import build_submission  # noqa: E402
+from autograder.classroom.demo import build_submission  # noqa: E402
 
 HOSTILE = {
     "exits": "import os\nos._exit(1)\n",

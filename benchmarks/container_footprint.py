@@ -1,6 +1,6 @@
 """Memory and CPU of one grading-container run (Gradescope/PrairieLearn), per assignment.
 
-Runs the Gradescope entry point (`python -m autograder.outputs.gradescope ROOT`) on each
+Runs the Gradescope entry point (`python -m autograder.platforms.gradescope ROOT`) on each
 assignment's reference notebook in a simulated /autograder, with the isolation Gradescope's
 containers allow (`process`), and samples every process of the run every 20 ms:
 
@@ -27,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from autograder.course import Course  # noqa: E402
-from autograder.outputs import bundle  # noqa: E402
+from autograder.platforms import bundle  # noqa: E402
 from autograder.sandbox.process import Limits  # noqa: E402
 
 LIMIT_MB = 768
@@ -121,7 +121,7 @@ def main(names: list[str]) -> int:
             bundle.write_config(root / "source", name, 480.0, Limits(cell_timeout=20.0, isolation="process"))
             (root / "submission").mkdir(parents=True)
             shutil.copy(course.source / name / f"{name}.ipynb", root / "submission" / f"{name}.ipynb")
-            container = measure([python, "-I", "-m", "autograder.outputs.gradescope", str(root)], env)
+            container = measure([python, "-I", "-m", "autograder.platforms.gradescope", str(root)], env)
             results = json.loads((root / "results" / "results.json").read_text())
             out = Path(tmp) / "cli.json"
             cli = measure([sys.executable, "-m", "autograder.cli", "grade", str(course.source / name / f"{name}.ipynb"),

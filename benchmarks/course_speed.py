@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 import nbformat  # noqa: E402
 
 from autograder.course import Course  # noqa: E402
-from autograder.outputs import nbgrader_run  # noqa: E402
-from autograder.outputs.demo import build_submission  # noqa: E402
+from autograder.classroom import nbgrader_run  # noqa: E402
+from autograder.classroom.demo import build_submission  # noqa: E402
 from floor import floor_command  # noqa: E402
 
 

@@ -25,8 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.course import Course  # noqa: E402
-from autograder.outputs import nbgrader_run  # noqa: E402
-from autograder.outputs.demo import build_submission  # noqa: E402
+from autograder.classroom import nbgrader_run  # noqa: E402
+from autograder.classroom.demo import build_submission  # noqa: E402
 
 
 def timed(cmd, cwd=None) -> float:

@@ -148,7 +148,7 @@ def main():
     import nbformat
 
     from autograder.course import Course
-    from autograder.outputs.demo import build_submission
+    from autograder.classroom.demo import build_submission
     from floor import floor_command
     a = args.assignment
     course = Course(ROOT)

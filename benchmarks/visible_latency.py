@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from autograder.course import Course  # noqa: E402
 from autograder.course.notebook import nbgrader_meta, TEST_GRADE_ID  # noqa: E402
-from autograder.outputs.demo import build_submission  # noqa: E402
+from autograder.classroom.demo import build_submission  # noqa: E402
 
 
 def time_test_cells(nb, runs: int) -> dict[str, list[float]]:

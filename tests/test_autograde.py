@@ -165,7 +165,7 @@ def test_formgrader_shows_the_submissions(toy_class):
 
 
 def test_feedback_never_shows_hidden_tests(toy_class):
-    from autograder.outputs.feedback import hidden_lines
+    from autograder.classroom.feedback import hidden_lines
     root, _, _ = toy_class
     r = subprocess.run(autograder_cmd("feedback", root, "toy"), capture_output=True, text=True, env=_env())
     assert r.returncode == 0, r.stderr

@@ -133,7 +133,7 @@ def boundary_run():
 
 def victim_text(result) -> str:
     """Every message about the victim, as the JSON has it and as the feedback page shows it."""
-    from autograder.outputs.feedback import hidden_lines, student_message
+    from autograder.classroom.feedback import hidden_lines, student_message
     by_name = {gid: src for gid, _, src in VICTIM_TESTS}
     texts = []
     for check in result["exercises"]["victim"]["checks"]:

@@ -62,7 +62,7 @@ def free_port() -> int:
 def lab(tmp_path_factory, kit, kit_venv):
     """JupyterLab from the installed student kit (its packages, its Jupyter settings), serving a
     02 notebook whose other exercises are solved and whose `mask_tensor` is still the stub."""
-    from autograder.outputs.demo import build_submission
+    from autograder.classroom.demo import build_submission
     ensure_chromium()
     tmp = tmp_path_factory.mktemp("lab")
     work = tmp / "work"

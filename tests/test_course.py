@@ -13,7 +13,8 @@ import pytest
 from support.notebooks import load_cases, submission_from_source
 from autograder.course import Course
 from autograder.grading.grade import grade_many
-from autograder.outputs import nbgrader_run, selftest
+from autograder.classroom import nbgrader_run
+from autograder.lab import selftest
 
 COURSE = Course()
 ASSIGNMENTS = COURSE.assignment_names()
@@ -65,7 +66,7 @@ def graded(tmp_path_factory, limits):
         cli = dict(zip(paths, grade_many(list(paths.values()), COURSE, assignment, limits, jobs=2)))
         work = nbgrader_run.prepare(COURSE, tmp / "nbgrader", assignment, paths)
         nbgrader_run.generate(work, assignment)
-        run = nbgrader_run.autograde(work, assignment)
+        run = nbgrader_run.run_nbgrader_autograde(work, assignment)
         assert run.returncode == 0, run.stderr[-3000:]
         cache[assignment] = (cli, nbgrader_run.read_gradebook(work, assignment), rounds)
         return cache[assignment]
@@ -155,7 +156,7 @@ def test_student_check_agrees_with_the_grader_on_visible_tests(graded, limits, a
     notebooks: a cell with no hidden part gets the grader's verdict, points and message; a cell
     that fails its visible part fails at grading with the same message."""
     from concurrent.futures import ThreadPoolExecutor
-    from autograder.grading.visible import check_notebook
+    from autograder.grading.student_check import check_notebook
     cli, _, rounds = graded(assignment)
     cases = load_cases(assignment)
     # a case whose values come from an unseeded generator fails both runs, with different numbers

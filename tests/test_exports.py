@@ -28,7 +28,9 @@ from support.machine import unavailable
 from support.notebooks import ROOT, code_cell, load_cases, submission_from_source
 from autograder.course import Course
 from autograder.grading.grade import grade_many
-from autograder.outputs import bundle, selftest, visibility
+from autograder.grading import visibility
+from autograder.lab import selftest
+from autograder.platforms import bundle
 from autograder.sandbox.process import Limits
 
 COURSE = Course(ROOT)
@@ -290,8 +292,8 @@ def hidden_toy_runs(tmp_path_factory):
     submission.cells[2].source = "def double(x):\n    return jnp.abs(2.0 * x)\n"
     submission.cells[4].source = "def triple(x):\n    return x\n"
     out = {}
-    for platform, folder, entry in (("gradescope", "source", "-m autograder.outputs.gradescope"),
-                                    ("prairielearn", "tests", "-m autograder.outputs.prairielearn")):
+    for platform, folder, entry in (("gradescope", "source", "-m autograder.platforms.gradescope"),
+                                    ("prairielearn", "tests", "-m autograder.platforms.prairielearn")):
         root = work / platform
         (root / folder / bundle.MATERIAL / "source" / "toy").mkdir(parents=True)
         nbformat.write(material, str(root / folder / bundle.MATERIAL / "source" / "toy" / "toy.ipynb"))
@@ -320,7 +322,7 @@ def test_a_failure_on_hidden_inputs_waits_for_publication(hidden_toy_runs):
 
 
 def test_prairielearn_says_only_that_hidden_inputs_failed(hidden_toy_runs):
-    from autograder.outputs.prairielearn import HIDDEN_FAILURE
+    from autograder.platforms.prairielearn import HIDDEN_FAILURE
     results = hidden_toy_runs["prairielearn"]
     tests = {t["name"]: t for t in results["tests"]}
     assert tests["double_correctness"]["message"] == HIDDEN_FAILURE
@@ -594,7 +596,7 @@ def test_an_exercise_that_hangs_uses_up_only_its_own_share(toy_course, limits):
     """double's calls hang: its first check waits for what is left of its share (not the usual
     timeout), its second is not run; triple keeps full marks."""
     import dataclasses
-    from autograder.outputs.timebox import grade_timeboxed
+    from autograder.grading.timebox import grade_timeboxed
     spec = toy_course.assignment("toy")
     solutions = {c.exercise: c.source for c in spec.solution_cells}
     solutions["double"] = "def double(x):\n    while True:\n        pass\n"

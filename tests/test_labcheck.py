@@ -1,4 +1,4 @@
-"""`make labcheck` (autograder/outputs/labcheck.py), as far as a machine without a GPU can run it:
+"""`make labcheck` (autograder/lab/labcheck.py), as far as a machine without a GPU can run it:
 the one-line refusals, and a few of its stages end to end with `--allow-cpu`."""
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 from support.notebooks import ROOT
 
-LABCHECK = [sys.executable, "-m", "autograder.outputs.labcheck"]
+LABCHECK = [sys.executable, "-m", "autograder.lab.labcheck"]
 
 
 def run(*args, **env):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import nbformat
 
 from support.notebooks import code_cell, make_notebook
-from autograder.outputs import nbgrader_run
+from autograder.classroom import nbgrader_run
 from autograder.course.release import out_of_sync
 
 WARNS = ("def widen(x):\n"
@@ -30,13 +30,13 @@ def test_jax_warning_on_stderr_keeps_the_points(toy_course, tmp_path):
     nbformat.write(nb, str(sub))
     work = nbgrader_run.prepare(toy_course, tmp_path / "nbg", "toy", {"alice": sub})
     nbgrader_run.generate(work, "toy")
-    assert nbgrader_run.autograde(work, "toy").returncode == 0
+    assert nbgrader_run.run_nbgrader_autograde(work, "toy").returncode == 0
     assert nbgrader_run.read_gradebook(work, "toy") == {"alice": {"widen_correctness": 1.0}}
     graded = nbformat.read(str(work / "autograded" / "alice" / "toy" / "toy.ipynb"), as_version=4)
     # the warning really was raised (so the test can fail): with an empty IgnorePattern.pattern (the default) it zeroes the cell
     config = (work / "nbgrader_config.py").read_text()
     (work / "nbgrader_config.py").write_text(config + "\nc.IgnorePattern.pattern = \"\"\n")
-    assert nbgrader_run.autograde(work, "toy").returncode == 0
+    assert nbgrader_run.run_nbgrader_autograde(work, "toy").returncode == 0
     assert nbgrader_run.read_gradebook(work, "toy") == {"alice": {"widen_correctness": 0.0}}
     assert graded.cells
 
@@ -48,7 +48,7 @@ def test_deleted_test_cell_is_restored(toy_course, tmp_path):
     nbformat.write(make_notebook(cells), str(sub))
     work = nbgrader_run.prepare(toy_course, tmp_path / "nbg", "toy", {"bob": sub})
     nbgrader_run.generate(work, "toy")
-    assert nbgrader_run.autograde(work, "toy").returncode == 0
+    assert nbgrader_run.run_nbgrader_autograde(work, "toy").returncode == 0
     assert nbgrader_run.read_gradebook(work, "toy")["bob"]["double_jit"] == 1.0
 
 

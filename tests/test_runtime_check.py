@@ -180,13 +180,14 @@ def test_jittable_with_a_transform_jits_the_transformed_function(fns):
 def test_a_budget_can_differ_per_backend(local_fns):
     """A factor given per backend is the one of the backend the student's code ran on: twenty times
     the work fails the CPU's 2x budget; on a GPU, that same dict gives the GPU's own budget."""
+    from autograder.checks import performance
     saved = check.ACTUAL_BACKEND
     try:
         check.ACTUAL_BACKEND = "cpu"
         slow = local_fns["twenty_times_the_work"]
         assert verdict(slow, X, factor={"cpu": 2, "gpu": 200}) != "passed"
         check.ACTUAL_BACKEND = "gpu"
-        assert check._budget({"cpu": 2, "gpu": 200}) == 200.0
-        assert check._budget({"cpu": 2, "default": 7}) == 7.0 and check._budget({"cpu": 2, "tpu": 9}) == 9.0
+        assert performance._budget({"cpu": 2, "gpu": 200}) == 200.0
+        assert performance._budget({"cpu": 2, "default": 7}) == 7.0 and performance._budget({"cpu": 2, "tpu": 9}) == 9.0
     finally:
         check.ACTUAL_BACKEND = saved

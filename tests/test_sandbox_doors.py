@@ -295,26 +295,26 @@ def test_a_later_grader_removes_a_dead_graders_scratch(tmp_path):
     them under its own TMPDIR). The next grader removes those whose grader is gone and that are an
     hour old; it keeps a live grader's, a fresh one (a grader in another PID namespace looks dead)
     and anything not named like a scratch folder."""
-    from autograder.sandbox import process
+    from autograder.sandbox import host
     finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                               capture_output=True, text=True, check=True)
     dead = int(finished.stdout)
-    old = time.time() - 2 * process.ORPHAN_AGE_S
+    old = time.time() - 2 * host.ORPHAN_AGE_S
     folders = {name: tmp_path / name for name in (
-        f"{process.SCRATCH_PREFIX}{dead}-old", f"{process.SCRATCH_PREFIX}{dead}-fresh",
-        f"{process.SCRATCH_PREFIX}1-live", f"{process.SCRATCH_PREFIX}abc", "unrelated-999999-old")}
+        f"{host.SCRATCH_PREFIX}{dead}-old", f"{host.SCRATCH_PREFIX}{dead}-fresh",
+        f"{host.SCRATCH_PREFIX}1-live", f"{host.SCRATCH_PREFIX}abc", "unrelated-999999-old")}
     for name, folder in folders.items():
         (folder / "work").mkdir(parents=True)
         (folder / ".stdout").write_text("output")
         if not name.endswith("fresh"):
             os.utime(folder, (old, old))
-    made = subprocess.run([sys.executable, "-c", "import os; from autograder.sandbox import process; "
-                           "print(os.getpid(), process._make_scratch())"], capture_output=True, text=True,
+    made = subprocess.run([sys.executable, "-c", "import os; from autograder.sandbox import host; "
+                           "print(os.getpid(), host.make_scratch())"], capture_output=True, text=True,
                           env={**os.environ, "TMPDIR": str(tmp_path)}, check=True)
     left = sorted(p.name for p in tmp_path.iterdir())
-    assert f"{process.SCRATCH_PREFIX}{dead}-old" not in left
-    assert {f"{process.SCRATCH_PREFIX}{dead}-fresh", f"{process.SCRATCH_PREFIX}1-live",
-            f"{process.SCRATCH_PREFIX}abc", "unrelated-999999-old"} <= set(left)
+    assert f"{host.SCRATCH_PREFIX}{dead}-old" not in left
+    assert {f"{host.SCRATCH_PREFIX}{dead}-fresh", f"{host.SCRATCH_PREFIX}1-live",
+            f"{host.SCRATCH_PREFIX}abc", "unrelated-999999-old"} <= set(left)
     pid, new = made.stdout.split()
     assert os.path.dirname(new) == str(tmp_path)
-    assert os.path.basename(new).startswith(f"{process.SCRATCH_PREFIX}{pid}-")  # named after its grader
+    assert os.path.basename(new).startswith(f"{host.SCRATCH_PREFIX}{pid}-")  # named after its grader

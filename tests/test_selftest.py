@@ -44,8 +44,8 @@ def _case_file(course_root, text):
 def test_the_table_keeps_its_headers_when_piped(capsys):
     """A lab admin pipes the self-test into a log: rich's 80-column default cut the headers there
     ("as expec…") once 08_numerics_and_performance widened the first column."""
-    from autograder.outputs.selftest import Outcome, print_outcomes
-    print_outcomes([Outcome("08_numerics_and_performance", "gpu", "NVIDIA H100 80GB HBM3", 1, "0.10.2")])
+    from autograder.lab.selftest import AssignmentOutcome, print_outcomes
+    print_outcomes([AssignmentOutcome("08_numerics_and_performance", "gpu", "NVIDIA H100 80GB HBM3", 1, "0.10.2")])
     out = capsys.readouterr().out
     assert all(h in out for h in ("as expected", "device kind", "NVIDIA H100 80GB HBM3", "seconds")), out
 

@@ -164,7 +164,7 @@ def failed_by_validate(python, notebook: Path, cwd) -> set[str]:
 def test_installed_kit_runs_the_visible_tests(kit, kit_venv, tmp_path):
     """In the fresh venv: `autograder check` passes a solved notebook, fails the untouched one and a
     known-wrong one, and nbgrader's Validator (with the kit's student config) fails the same cells."""
-    from autograder.outputs.demo import build_submission
+    from autograder.classroom.demo import build_submission
     python = kit_venv / "bin" / "python"
     a = "02_static_shapes"
     release, source = kit / a / f"{a}.ipynb", COURSE.source / a / f"{a}.ipynb"

@@ -127,9 +127,9 @@ def test_the_worker_filter_denies_keyrings_namespaces_and_io_uring_but_not_threa
 # ---------------------------------------------------------------- worker uids
 LEASE_HOLDER = """
 import sys
-from autograder.sandbox import process
-process.UID_RANGE = 2
-lease = process.UidLease(sys.argv[1], tries=200)
+from autograder.sandbox import host
+host.UID_RANGE = 2
+lease = host.UidLease(sys.argv[1], tries=200)
 print(lease.uid, flush=True)
 sys.stdin.read()     # held until the test closes our stdin; exiting releases it
 """
@@ -138,17 +138,17 @@ sys.stdin.read()     # held until the test closes our stdin; exiting releases it
 def test_uid_leases_are_never_shared_between_graders(tmp_path, monkeypatch):
     """With only two uids to hand out, two graders get one each and a third gets none until one is
     released (the old pid-derived uids collided for graders whose pids differ by 2000)."""
-    from autograder.sandbox import process
-    monkeypatch.setattr(process, "UID_RANGE", 2)
-    mine = process.UidLease(str(tmp_path))
+    from autograder.sandbox import host
+    monkeypatch.setattr(host, "UID_RANGE", 2)
+    mine = host.UidLease(str(tmp_path))
     other = subprocess.Popen([sys.executable, "-c", LEASE_HOLDER, str(tmp_path)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, text=True)
     theirs = int(other.stdout.readline())
-    assert theirs in (process.UID_BASE, process.UID_BASE + 1) and theirs != mine.uid
+    assert theirs in (host.UID_BASE, host.UID_BASE + 1) and theirs != mine.uid
     with pytest.raises(RuntimeError, match="no free worker uid"):
-        process.UidLease(str(tmp_path), tries=50)   # both held, one by another process
+        host.UidLease(str(tmp_path), tries=50)   # both held, one by another process
     other.communicate(timeout=30)                    # it exited: the kernel released its lock
-    again = process.UidLease(str(tmp_path), tries=200)
+    again = host.UidLease(str(tmp_path), tries=200)
     assert again.uid == theirs
     mine.release()
     again.release()

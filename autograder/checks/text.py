@@ -19,7 +19,7 @@ def shorten(text: str, limit: int) -> str:
     return head[:cut + 1].rstrip() + " …"
 
 
-_OBJECT_ID = re.compile(r" at 0x[0-9a-fA-F]+")
+OBJECT_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _SOURCE_PATH = re.compile(r"(?:[A-Za-z]:)?(?:[\\/][^\s\\/:'\"()<>]+)+[\\/]([^\s\\/:'\"()<>]+\.py)\b")
 
 
@@ -27,6 +27,6 @@ def scrub(text: str) -> str:
     """`text` without what varies between runs and machines: object ids (` at 0x7f..`) and the
     directories of source files (the worker's scratch path); a cell file keeps its name, which is
     the cell's grade_id."""
-    return _SOURCE_PATH.sub(r"\1", _OBJECT_ID.sub("", text))
+    return _SOURCE_PATH.sub(r"\1", OBJECT_ADDRESS.sub("", text))
 
 

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..checks import check as check_module
-from ..checks import failure
+from ..checks import evidence, failure
 from ..checks.diagnose import shorten, student_error_text
 from ..course.exports import exported_names
 from ..course.layout import Assignment
@@ -223,7 +223,7 @@ class GradingSession:
 
     def run_probe(self, probe, obj: RemoteObject, args, kwargs):
         req = {"op": "probe", "target": obj.__autograder_ref__, "args": dumps_request((args, kwargs))}
-        if getattr(probe, "__module__", "") == "autograder.checks.evidence":
+        if getattr(evidence, getattr(probe, "__name__", ""), None) is probe:   # one of the worker's own probes
             req["probe"] = probe.__name__
         else:
             req["probe_pickle"] = dumps_request(probe)

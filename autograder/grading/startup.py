@@ -11,6 +11,7 @@ the moment the first request is written moves earlier, before any student code i
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..course.notebook import Cell
@@ -38,3 +39,12 @@ def start_worker(limits: Limits, hide: list[str], setup_cells: list[Cell]) -> St
         except WorkerDied:
             nonce = None  # the session sends it again and reports why the worker is gone
     return StartedWorker(worker, nonce)
+
+
+def isolate_jax_for_grader():
+    """The grader's own JAX runs on the CPU, leaving accelerators to the student's worker (which
+    gets what JAX_PLATFORMS said, through AUTOGRADER_WORKER_JAX_PLATFORMS). Called by every grading
+    command before JAX is imported."""
+    if "AUTOGRADER_WORKER_JAX_PLATFORMS" not in os.environ:
+        os.environ["AUTOGRADER_WORKER_JAX_PLATFORMS"] = os.environ.get("JAX_PLATFORMS", "")
+    os.environ["JAX_PLATFORMS"] = "cpu"

@@ -1,7 +1,7 @@
 """Which accelerators the students' workers may use, and the environment each worker gets for them.
 
 The grader decides this before any worker starts and without importing JAX: importing it would
-start JAX's backends in the grader (whose own JAX stays on the CPU, see `cli._isolate_jax_for_grader`)
+start JAX's backends in the grader (whose own JAX stays on the CPU, see `grading.startup.isolate_jax_for_grader`)
 and cost a second per decision. What it reads instead:
 
 - `AUTOGRADER_GPUS`, when set: the GPUs to use, as a count (`8`) or as ids (`0,2,5`); `0` means

@@ -1,28 +1,43 @@
-"""Processes read from /proc: children, descendants, state, start time (standard library only,
-since the sandbox's inside imports it too).
+"""Processes read from /proc, for everyone who walks them: children, descendants, state, start
+time, process group; and the prctl options the sandbox and the grading container set. Standard
+library only, since the sandbox's inside imports it too.
 
 The grader uses it to find what a worker left running (children, and orphans re-parented to the
 supervisor), which student code cannot hide from a process outside its sandbox; the supervisor
-uses it to end its descendants in `process` mode.
+uses it to end its descendants in `process` mode; the grading container and `autograde` to end
+what their workers left.
 """
 from __future__ import annotations
 
+import ctypes
 import os
+
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
+
+
+def prctl(option: int, value: int) -> int:
+    """prctl(2) on this process; 0 when it worked."""
+    return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
 
 
 def children(pid: int) -> list[int]:
-    """Direct children of `pid`, over all its threads (/proc/<pid>/task/<tid>/children)."""
+    """Direct children of `pid`, over all its threads (/proc/<pid>/task/<tid>/children); where the
+    kernel has no such files (CONFIG_PROC_CHILDREN), every process whose parent is `pid`."""
     found: list[int] = []
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return found
+    readable = False
     for tid in tids:
         try:
             with open(f"/proc/{pid}/task/{tid}/children") as fh:
                 found.extend(int(k) for k in fh.read().split() if int(k) not in found)
+            readable = True
         except (OSError, ValueError):
             continue
+    if not readable:
+        found = [int(p) for p in os.listdir("/proc") if p.isdigit() and parent(int(p)) == pid]
     return found
 
 
@@ -45,6 +60,16 @@ def _stat_fields(pid: int) -> list[str] | None:
     except OSError:
         return None
     return text[text.rindex(")") + 2:].split()   # the command name may hold spaces and parentheses
+
+
+def parent(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    return int(fields[1]) if fields else None
+
+
+def process_group(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    return int(fields[2]) if fields else None
 
 
 def state(pid: int) -> str | None:

@@ -1,6 +1,6 @@
 """A seccomp filter for the worker: the kernel interfaces a JAX worker never needs answer EPERM.
 
-Installed by `process.isolate` as the last step before the worker's interpreter starts (standard
+Installed by `inside.isolate` as the last step before the worker's interpreter starts (standard
 library and ctypes only: it runs inside the sandbox), in every isolation mode, after
 PR_SET_NO_NEW_PRIVS (which an unprivileged process needs to install a filter, and which keeps any
 set-uid program it could run from gaining privileges). Denied:

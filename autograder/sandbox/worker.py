@@ -19,7 +19,7 @@ import time
 import types
 
 from . import wire
-from .process import DISK_FULL_EXIT
+from .inside import DISK_FULL_EXIT
 
 REQUEST_FD = 3
 REPLY_FD = 4

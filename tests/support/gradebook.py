@@ -180,21 +180,8 @@ def sqlite_url(root: Path) -> str:
 
 def descendants(pid: int) -> list[int]:
     """Processes started, directly or not, by `pid` (read from /proc)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
+    from autograder.sandbox import procs
+    return procs.descendants(pid)
 
 
 def wait_for_results(root: Path, assignment: str, count: int, proc: subprocess.Popen, timeout: float = 120):

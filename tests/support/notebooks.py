@@ -44,7 +44,7 @@ def submission_from_source(course, assignment: str, replacements: dict[str, str]
 def load_cases(assignment: str) -> dict:
     """tests/cases/<assignment>.py's CASES (read by the package: `autograder selftest` uses them too)."""
     from autograder.course import Course
-    from autograder.outputs.selftest import load_cases as load
+    from autograder.lab.selftest import load_cases as load
     return load(Course(ROOT), assignment)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..course.layout import Course
 from ..course.notebook import classify, nbformat
 from ..sandbox.process import Limits
-from .student_kit import build_wheel, pinned_requirements
+from ..course.packaging import build_wheel, pinned_requirements
 
 CONFIG = "config.json"
 MATERIAL = "course"             # a course root: MATERIAL/source/<a>/<a>.ipynb
@@ -83,7 +83,7 @@ def read_config(folder: Path) -> tuple[dict, Limits]:
 def solution_lines(course: Course, assignment: str) -> set[str]:
     """The reference solutions' own lines: those between the solution delimiters that appear
     nowhere else in the source notebook (narrative, demos and tests are public or shipped anyway)."""
-    from .student_kit import markers
+    from ..course.packaging import markers
 
     begin, end = markers()[:2]
     spec = course.assignment(assignment)
@@ -127,7 +127,7 @@ def _lines(name: str, text: str) -> set[str]:
 def solution_leaks(path: Path, course: Course, assignment: str) -> list[str]:
     """Files under `path` (a folder or a zip) that hold a line of a reference solution, or a
     solution delimiter."""
-    from .student_kit import markers
+    from ..course.packaging import markers
 
     own = solution_lines(course, assignment)
     delimiters = markers()[:2]

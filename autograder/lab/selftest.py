@@ -200,7 +200,7 @@ def probe_devices(course: Course, assignment: str, devices_per_worker: int = 1) 
 
 # ---------------------------------------------------------------- one assignment, then all
 @dataclass
-class Outcome:
+class AssignmentOutcome:
     assignment: str
     backend: str = "?"
     device_kind: str = "?"
@@ -216,10 +216,10 @@ class Outcome:
 
 
 def check_assignment(course: Course, assignment: str, limits=None, jobs: int | None = None,
-                     workdir: Path | None = None) -> Outcome:
+                     workdir: Path | None = None) -> AssignmentOutcome:
     from ..grading.grade import grade_many
 
-    out = Outcome(assignment)
+    out = AssignmentOutcome(assignment)
     started = time.perf_counter()
     try:
         info = probe_devices(course, assignment, (limits.devices_per_worker if limits else 1))
@@ -248,10 +248,10 @@ def check_assignment(course: Course, assignment: str, limits=None, jobs: int | N
     return out
 
 
-def print_outcomes(outcomes: list[Outcome], console=None):
+def print_outcomes(outcomes: list[AssignmentOutcome], console=None):
     from rich.table import Table
 
-    from .report import stdout_console
+    from ..grading.tables import stdout_console
     console = console or stdout_console()
     versions = sorted({o.jax for o in outcomes if o.jax})
     table = Table(title=f"autograder selftest (jax {', '.join(versions) or '?'})")

@@ -6,7 +6,7 @@ builds the image; then run_autograder once per submission):
     setup.sh            Python >= 3.11 (Ubuntu 22.04's python3 is 3.10; its universe archive has
                         python3.11), a venv at /autograder/venv with the pinned requirements and this
                         package's wheel; then the grading material is made readable by root only
-    run_autograder      `python -m autograder.outputs.gradescope`; if even that cannot start, it
+    run_autograder      `python -m autograder.platforms.gradescope`; if even that cannot start, it
                         writes a results.json that says so
     requirements.txt    pinned dependencies;  wheels/  this package (no course content)
     course/             the grading notebook: setup and test cells with their hidden tests, solution
@@ -33,7 +33,8 @@ from pathlib import Path
 
 from ..course.layout import Course
 from ..sandbox.process import Limits
-from . import bundle, container, visibility
+from ..grading import visibility
+from . import bundle, container
 
 DEADLINE_S = 480.0   # Gradescope's default limit is 600 s, and a timeout shows the student nothing
 MESSAGE_CHARS = 4000
@@ -59,13 +60,13 @@ fi
 # Student code runs in this container: only root may read the grading material (hidden tests).
 chmod 755 "$ROOT"
 chmod -R go-rwx "$SRC"
-"$ROOT/venv/bin/python" -I -c "import jax, autograder.outputs.gradescope; print('grader ready: jax', jax.__version__)"
+"$ROOT/venv/bin/python" -I -c "import jax, autograder.platforms.gradescope; print('grader ready: jax', jax.__version__)"
 '''
 
 RUN_AUTOGRADER = r'''#!/usr/bin/env bash
 # Gradescope runs this for every submission, as root. It always leaves results/results.json behind.
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
-"$ROOT/venv/bin/python" -I -m autograder.outputs.gradescope "$ROOT"
+"$ROOT/venv/bin/python" -I -m autograder.platforms.gradescope "$ROOT"
 if [ ! -s "$ROOT/results/results.json" ]; then
   mkdir -p "$ROOT/results"
   cat > "$ROOT/results/results.json" <<'EOF'

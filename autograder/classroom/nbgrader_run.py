@@ -45,7 +45,7 @@ def generate(workdir: Path, assignment: str):
         raise RuntimeError(f"nbgrader generate_assignment failed:\n{r.stdout}\n{r.stderr}")
 
 
-def autograde(workdir: Path, assignment: str, students: list[str] | None = None, timeout=None):
+def run_nbgrader_autograde(workdir: Path, assignment: str, students: list[str] | None = None, timeout=None):
     """One `nbgrader autograde` call for all students (nbgrader grades them one after another)."""
     args = ["autograde", assignment, "--force"]
     if students and len(students) == 1:

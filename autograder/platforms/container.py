@@ -37,13 +37,12 @@ from ..course.layout import Assignment, Course
 from ..course.notebook import Cell, NotebookError
 from ..course.submission import read_submission
 from ..grading.results import CheckResult, ExerciseResult, NotebookResult
+from ..sandbox import procs
 from ..sandbox.process import Limits, choose_isolation
-from . import visibility
+from ..grading import visibility
 
 # uids for grading children: far from the sandbox's worker uids (200000 + ...) and from real users
 _CHILD_UID_BASE = 400_000
-_PR_SET_DUMPABLE = 4
-_PR_SET_CHILD_SUBREAPER = 36
 
 
 @dataclass
@@ -112,7 +111,7 @@ def run(job: Job) -> Outcome:
                "solutions": sub.solutions, "errors": sub.errors, "notebook": Path(path).name,
                "limits": dataclasses.asdict(job.limits), "hide": [str(p) for p in material],
                "budget_s": job.deadline_s - (time.monotonic() - started), "sweep": uid is not None}
-    streamed, done, stopped = _supervise(payload, uid, job.deadline_s - (time.monotonic() - started))
+    streamed, done, stopped = _run_child(payload, uid, job.deadline_s - (time.monotonic() - started))
     outcome.stopped = stopped
     if done is not None:
         outcome.result = done["result"]
@@ -132,8 +131,7 @@ def _protect_supervisor():
         except OSError:
             pass
     try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        procs.prctl(procs.PR_SET_CHILD_SUBREAPER, 1)
     except (OSError, AttributeError):
         pass
 
@@ -154,7 +152,7 @@ def _root_only(path: Path):
     path.chmod(0o700 if path.is_dir() else 0o600)
 
 
-def _supervise(payload: dict, uid: int | None, budget_s: float):
+def _run_child(payload: dict, uid: int | None, budget_s: float):
     """Start the grading child, collect its verdicts until it is done or the time is up."""
     deadline = time.monotonic() + max(1.0, budget_s)
     home = Path(tempfile.mkdtemp(prefix="jaxcourse-grading-"))
@@ -249,7 +247,7 @@ def _stop(child: subprocess.Popen, uid: int | None):
                         "except ProcessLookupError:\n pass"], user=uid, group=uid, extra_groups=[],
                        cwd="/", timeout=30)
     for _ in range(3):
-        orphans = _children_of(os.getpid())
+        orphans = procs.children(os.getpid())
         if not orphans:
             break
         for pid in orphans:
@@ -262,30 +260,6 @@ def _stop(child: subprocess.Popen, uid: int | None):
                 os.waitpid(pid, 0)
             except ChildProcessError:
                 pass
-
-
-def _descendants_of(pid: int) -> list[int]:
-    out, todo = [], _children_of(pid)
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo.extend(_children_of(p))
-    return out
-
-
-def _children_of(ppid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
-        if int(fields[1]) == ppid:
-            out.append(int(entry.name))
-    return out
 
 
 def _compose(spec: Assignment, streamed: list[dict], stopped: str, errors: list[str],
@@ -324,15 +298,14 @@ def _empty_result(spec: Assignment, error: str) -> dict:
 
 # ------------------------------------------------------------------ grading child
 def _child_main() -> int:
-    """Runs as `python -I -m autograder.outputs.container --child`: job on stdin, events on stdout."""
+    """Runs as `python -I -m autograder.platforms.container --child`: job on stdin, events on stdout."""
     proto = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)                     # anything printed by libraries goes to the log, not the protocol
     try:
         Path("/proc/self/oom_score_adj").write_text("0")   # the supervisor's -1000 is not for us
     except OSError:
         pass
-    import ctypes
-    ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+    procs.prctl(procs.PR_SET_DUMPABLE, 0)
     job = json.loads(sys.stdin.read())
     spec = Assignment(job["assignment"], Path(job["path"]), [Cell(**c) for c in job["cells"]])
     limits = Limits(**job["limits"])
@@ -350,7 +323,7 @@ def _child_main() -> int:
     def expendable(worker):
         # under the container's memory limit the kernel kills the biggest process by its score:
         # let that be the student's worker (one exercise lost), not the grader (the rest lost)
-        for pid in [worker.proc.pid, *_descendants_of(worker.proc.pid)]:
+        for pid in [worker.proc.pid, *procs.descendants(worker.proc.pid)]:
             try:
                 Path(f"/proc/{pid}/oom_score_adj").write_text("500")
             except OSError:
@@ -365,7 +338,7 @@ def _child_main() -> int:
 
     from ..grading.startup import start_worker
     started = start_worker(limits, job["hide"], spec.setup_cells)  # imports JAX while this child does
-    from .timebox import grade_timeboxed, share_for   # (here: JAX stays out of the supervisor)
+    from ..grading.timebox import grade_timeboxed, share_for   # (here: JAX stays out of the supervisor)
     share = share_for(job["budget_s"], len(spec.exercises), limits)
     result = grade_timeboxed(spec, job["solutions"], limits, share, hide=job["hide"],
                              on_check=on_check, after_worker_lost=sweep if job["sweep"] else None,

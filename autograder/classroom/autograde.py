@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ..course.notebook import NotebookError, read_notebook
 from ..course.submission import read_submission
+from ..sandbox import procs
 from ..sandbox.process import Limits
 from . import autograded_notebook, gradebook
 from .nbgrader_course import NbgraderCourse, StudentSubmission
@@ -73,18 +74,9 @@ class _Signals:
 
 def _kill_workers():
     """Kill the sandboxed workers this process started (each leads its own process group)."""
-    me = os.getpid()
     for _ in range(2):
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    fields = fh.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            pid, ppid, pgid = int(entry), int(fields[1]), int(fields[2])
-            if ppid == me and pgid == pid:
+        for pid in procs.children(os.getpid()):
+            if procs.process_group(pid) == pid:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.killpg(pid, signal.SIGKILL)
         time.sleep(0.1)

@@ -26,7 +26,8 @@ from pathlib import Path
 
 from ..course.layout import Course
 from ..sandbox.process import Limits
-from . import bundle, container, visibility
+from ..grading import visibility
+from . import bundle, container
 
 DEADLINE_S = 480.0      # the job's timeout below leaves room for starting the container
 JOB_TIMEOUT_S = 600     # PrairieLearn's maximum (its default, 30 s, is far too short for JAX)
@@ -45,7 +46,7 @@ import sys
 
 ROOT = os.environ.get("AUTOGRADER_ROOT", "/grade")
 try:
-    from autograder.outputs.prairielearn import run
+    from autograder.platforms.prairielearn import run
 except Exception as exc:  # the image lacks the grader: say so instead of failing silently
     os.makedirs(os.path.join(ROOT, "results"), exist_ok=True)
     with open(os.path.join(ROOT, "results", "results.json"), "w") as fh:
@@ -82,7 +83,7 @@ COPY requirements.txt /opt/jax-course/requirements.txt
 COPY wheels/ /opt/jax-course/wheels/
 RUN python3 -m pip install --no-cache-dir -r /opt/jax-course/requirements.txt \\
  && python3 -m pip install --no-cache-dir --no-deps /opt/jax-course/wheels/*.whl \\
- && python3 -I -c "import jax, autograder.outputs.prairielearn; print('grader ready: jax', jax.__version__)"
+ && python3 -I -c "import jax, autograder.platforms.prairielearn; print('grader ready: jax', jax.__version__)"
 '''
 
 README = '''# PrairieLearn question for {assignment}

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from ..course.notebook import KINDS
+from ..grading import options
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("autograder")
@@ -19,12 +22,13 @@ def pytest_addoption(parser):
                     help="student notebook to grade (repeatable); its graded cells become test items")
     group.addoption("--assignment", default=None, help="assignment name (default: from the notebook)")
     group.addoption("--course-root", default=None, help="course directory holding source/")
-    group.addoption("--check-timeout", type=float, default=30.0, help="seconds per student call")
-    group.addoption("--cell-timeout", type=float, default=30.0, help="seconds per solution cell")
+    for name in ("check_timeout", "cell_timeout"):
+        group.addoption("--" + name.replace("_", "-"), type=float, default=getattr(options.DEFAULT, name),
+                        help=options.HELP[name])
 
 
 def pytest_configure(config):
-    for kind in ("correctness", "jit", "retrace", "structure", "performance", "integrity"):
+    for kind in KINDS:
         config.addinivalue_line("markers", f"{kind}: graded test cells of kind {kind}")
     subs = config.getoption("submission")
     if subs:
@@ -40,8 +44,8 @@ def pytest_collect_file(file_path, parent):
 
 class SubmissionFile(pytest.File):
     def collect(self):
-        from ..cli import _isolate_jax_for_grader
-        _isolate_jax_for_grader()
+        from ..grading.startup import isolate_jax_for_grader
+        isolate_jax_for_grader()
         from ..course.layout import Course
         from ..course.notebook import NotebookError, classify, read_notebook
         from ..sandbox.process import Limits

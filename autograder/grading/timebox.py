@@ -21,9 +21,9 @@ from collections import defaultdict
 
 from ..checks import failure
 from ..course.layout import Assignment
-from ..grading.results import CheckResult, NotebookResult
-from ..grading.session import GradingSession
-from ..grading.startup import StartedWorker
+from .results import CheckResult, NotebookResult
+from .session import GradingSession
+from .startup import StartedWorker
 from ..sandbox.process import Limits
 
 RESTART_ALLOWANCE_S = 15.0   # one worker start (python + JAX + setup and solution cells) on half a CPU

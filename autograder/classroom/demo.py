@@ -20,7 +20,7 @@ from pathlib import Path
 from rich.table import Table
 
 from ..course.notebook import nbformat
-from .report import stdout_console
+from ..grading.tables import stdout_console
 
 
 def _students(root: Path) -> dict:
@@ -89,8 +89,8 @@ def _table(console, assignment, ncourse, students, nbgrader_scores=None) -> tupl
 
 
 def main() -> int:
-    from ..cli import _isolate_jax_for_grader
-    _isolate_jax_for_grader()
+    from ..grading.startup import isolate_jax_for_grader
+    isolate_jax_for_grader()
     os.environ.setdefault("JAX_COURSE_CELL_TIMEOUT", "10")
     from ..course import release
     from ..course.layout import Course
@@ -146,7 +146,7 @@ def main() -> int:
             subs = {s: root / "submitted" / s / a / f"{a}.ipynb" for s in students}
             work = nbgrader_run.prepare(project, demo / "nbgrader", a, subs)
             nbgrader_run.generate(work, a)
-            run = nbgrader_run.autograde(work, a)
+            run = nbgrader_run.run_nbgrader_autograde(work, a)
             if run.returncode != 0:
                 console.print(f"  nbgrader autograde exited {run.returncode}: {run.stderr.strip().splitlines()[-1:]}")
             nbgrader_scores[a] = nbgrader_run.read_gradebook(work, a)

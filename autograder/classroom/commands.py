@@ -12,6 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..grading import options
+
 
 def add_subcommands(sub):
     a = sub.add_parser("autograde", help="grade submitted/ into nbgrader's gradebook (sandboxed, in parallel)")
@@ -22,17 +24,9 @@ def add_subcommands(sub):
                    help="students graded at once (default: the cores; with GPUs, 4 per GPU group)")
     a.add_argument("--force", action="store_true", help="regrade students whose submission has not changed")
     a.add_argument("--course-root", type=Path, help="the nbgrader course directory (default: found from cwd)")
-    a.add_argument("--cell-timeout", type=float, default=None,
-                   help="seconds per solution cell (default: Execute.timeout of nbgrader_config.py)")
-    a.add_argument("--check-timeout", type=float, default=None,
-                   help="seconds per call of a student function (default: as --cell-timeout)")
-    a.add_argument("--memory-mb", type=int, default=4096, help="memory cap of a student's process")
-    a.add_argument("--output-bytes", type=int, default=2_000_000, help="cap on a student's printed output")
-    a.add_argument("--disk-mb", type=int, default=256,
-                   help="a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes")
-    a.add_argument("--isolation", choices=["auto", "namespace", "userns", "process"], default="auto")
-    from ..cli import add_device_options
-    add_device_options(a)
+    options.add_limit_options(a, defaults={"cell_timeout": None, "check_timeout": None}, helps={
+        "cell_timeout": "seconds per solution cell (default: Execute.timeout of nbgrader_config.py)",
+        "check_timeout": "seconds per call of a student function (default: as --cell-timeout)"})
     f = sub.add_parser("feedback", help="write feedback/<student>/<assignment>/<assignment>.html (no hidden tests)")
     f.add_argument("assignment")
     f.add_argument("--student", action="append", dest="students", metavar="S")
@@ -64,17 +58,12 @@ def run(args) -> int:
 
 
 def _autograde(ncourse, args) -> int:
-    from ..sandbox.process import Limits
     from .autograde import Options, autograde
-    from ..cli import device_option_error
-    problem = device_option_error(args)
+    problem = options.option_error(args)
     if problem:
         return _error(problem)
     cell = args.cell_timeout or ncourse.cell_timeout
-    limits = Limits(cell_timeout=cell, check_timeout=args.check_timeout or cell, memory_mb=args.memory_mb,
-                    output_bytes=args.output_bytes, disk_mb=args.disk_mb,
-                    isolation=args.isolation, memory_limit=args.memory_limit,
-                    devices_per_worker=args.devices_per_worker)
+    limits = options.limits_from(args, cell_timeout=cell, check_timeout=args.check_timeout or cell)
     return autograde(ncourse, args.assignment, Options(args.students, args.jobs, args.force, limits))
 
 

@@ -21,22 +21,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from ..course.layout import Course
-
-
-def markers() -> tuple[str, ...]:
-    """nbgrader's solution and hidden-test delimiters (read from nbgrader, so that this file, which
-    the kit ships, does not itself contain them)."""
-    from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions
-    return (ClearSolutions.begin_solution_delimeter.default_value,
-            ClearSolutions.end_solution_delimeter.default_value,
-            ClearHiddenTests.begin_test_delimeter.default_value,
-            ClearHiddenTests.end_test_delimeter.default_value)
+from ..course.packaging import PackagingError as KitError, build_wheel, markers, pinned_requirements
 
 
 # nbgrader's JupyterLab plugins that only instructors need.
@@ -103,38 +93,6 @@ sufficient: grading also runs **hidden tests** on inputs you have not seen (edge
 shapes and dtypes), so test your own edge cases. Nothing in this kit contains solutions or hidden
 tests.
 '''
-
-
-class KitError(Exception):
-    """The kit cannot be built (one line)."""
-
-
-def pinned_requirements() -> list[str]:
-    """The package's runtime dependencies (not its extras), exactly as pinned in pyproject.toml."""
-    from importlib.metadata import requires
-    deps = [r for r in requires("jax-course-autograder") or [] if "extra ==" not in r]
-    loose = [d for d in deps if "==" not in d]
-    if loose:
-        raise KitError(f"unpinned dependencies {loose}; pin them in pyproject.toml before building a kit")
-    return deps
-
-
-def project_root() -> Path:
-    """The checkout this package is installed from (the kit's wheel is built from it)."""
-    root = Path(__file__).resolve().parents[2]
-    if not (root / "pyproject.toml").exists():
-        raise KitError(f"no pyproject.toml at {root}: build the kit from the course's checkout")
-    return root
-
-
-def build_wheel(out: Path) -> Path:
-    out.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out),
-                        str(project_root())], capture_output=True, text=True)
-    wheels = sorted(out.glob("*.whl"))
-    if r.returncode != 0 or not wheels:
-        raise KitError(f"pip wheel failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
-    return wheels[0]
 
 
 def write_jupyter_config(out: Path):

@@ -1,0 +1,62 @@
+"""The options every grading command shares, defined once: the limits of a student's worker (their
+defaults are those of `sandbox.process.Limits`), the isolation and memory-cap choices, and the
+accelerator options. `grade`, `check`, `selftest`, `autograde`, the exports and the pytest plugin
+build their parsers and their `Limits` from here."""
+from __future__ import annotations
+
+from ..sandbox.process import Limits
+
+ISOLATION_CHOICES = ("auto", "namespace", "userns", "process")
+MEMORY_LIMIT_CHOICES = ("auto", "cgroup", "rlimit-data", "rlimit-as", "none")
+DEFAULT = Limits()
+
+HELP = {
+    "cell_timeout": "seconds per solution cell",
+    "check_timeout": "seconds per call of a student function",
+    "memory_mb": "memory cap of a student's process (see --memory-limit)",
+    "output_bytes": "cap on a student's printed output",
+    "disk_mb": "a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes",
+}
+
+
+def add_limit_options(p, names=("cell_timeout", "check_timeout", "memory_mb", "output_bytes", "disk_mb"),
+                      isolation=True, devices=True, defaults: dict | None = None, helps: dict | None = None):
+    """Add `--cell-timeout`, `--check-timeout`, ... (those in `names`), `--isolation` and the
+    accelerator options to parser `p`; `defaults` and `helps` override the usual ones by name."""
+    defaults, helps = defaults or {}, helps or {}
+    for name in names:
+        default = defaults.get(name, getattr(DEFAULT, name))
+        kind = float if isinstance(getattr(DEFAULT, name), float) else int
+        p.add_argument("--" + name.replace("_", "-"), type=kind, default=default,
+                       help=helps.get(name, HELP[name]))
+    if isolation:
+        p.add_argument("--isolation", choices=ISOLATION_CHOICES, default=DEFAULT.isolation)
+    if devices:
+        add_device_options(p)
+
+
+def add_device_options(p, memory=True):
+    """`--devices-per-worker` and `--memory-limit`."""
+    p.add_argument("--devices-per-worker", type=int, default=DEFAULT.devices_per_worker, metavar="N",
+                   help="GPUs each student's worker gets where there are several (round robin; default 1)")
+    if memory:
+        p.add_argument("--memory-limit", choices=MEMORY_LIMIT_CHOICES, default=DEFAULT.memory_limit,
+                       help="how --memory-mb is enforced (auto: RLIMIT_AS when the student's JAX runs on "
+                            "the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
+
+
+def limits_from(args, **overrides) -> Limits:
+    """The `Limits` of parsed `args` (the options it has; the defaults for the others)."""
+    fields = ("cell_timeout", "check_timeout", "memory_mb", "output_bytes", "disk_mb", "isolation",
+              "memory_limit", "devices_per_worker")
+    given = {name: getattr(args, name) for name in fields if getattr(args, name, None) is not None}
+    return Limits(**{**given, **overrides})
+
+
+def option_error(args) -> str | None:
+    """A one-line error for option values no command accepts, else None."""
+    if getattr(args, "devices_per_worker", 1) < 1:
+        return f"--devices-per-worker must be at least 1 (got {args.devices_per_worker})"
+    if getattr(args, "jobs", None) is not None and args.jobs < 1:
+        return f"--jobs must be at least 1 (got {args.jobs})"
+    return None

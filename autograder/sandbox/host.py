@@ -1,0 +1,103 @@
+"""What the grader keeps on the host for its workers: scratch folders (and the sweep of those a
+killed grader left), and the leases of the unprivileged uids its namespaced workers run under."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+
+# A worker's scratch folder on the host is named after the grader that made it, so that a later
+# grader can tell a dead grader's leftovers (SIGKILL and the OOM killer leave no chance to clean up)
+# from a live grader's folder.
+SCRATCH_PREFIX = "jaxcourse-worker-"
+ORPHAN_AGE_S = 3600  # also required of a leftover: a grader in another PID namespace looks dead
+_swept = threading.Event()
+
+
+def make_scratch() -> str:
+    if not _swept.is_set():
+        _swept.set()
+        sweep_orphaned_scratch()
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AGE_S) -> list[str]:
+    """Remove the scratch folders whose grader is gone and that nobody touched for `min_age_s`;
+    return their paths. Runs once per grader process, before its first worker."""
+    root = root or tempfile.gettempdir()
+    removed, now = [], time.time()
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    for entry in entries:
+        owner = entry.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
+        if not (entry.name.startswith(SCRATCH_PREFIX) and owner.isdigit()):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < min_age_s:
+                continue
+        except OSError:
+            continue
+        if int(owner) != os.getpid() and not _alive(int(owner)):
+            shutil.rmtree(entry.path, ignore_errors=True)
+            removed.append(entry.path)
+    return removed
+
+
+# Each namespaced worker runs under its own unprivileged uid (no passwd entry needed), so that
+# RLIMIT_NPROC, which counts per uid, bounds each student's processes separately: one student's
+# fork bomb cannot starve another's worker of threads. Uids are leased (`UidLease`), never derived
+# from the grader's pid: two graders on one host must not hand a live worker's uid to another.
+UID_BASE = 200_000
+UID_RANGE = 100_000
+
+def _uid_lock_dir() -> str:
+    """Where uid leases are kept: one folder for every grader on the host."""
+    for base in ("/run/lock", "/var/lock", tempfile.gettempdir()):
+        if os.path.isdir(base) and os.access(base, os.W_OK):
+            path = os.path.join(base, "jaxcourse-uids")
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            return path
+    raise RuntimeError("no writable folder for worker uid leases")
+
+
+class UidLease:
+    """An unprivileged uid of `[UID_BASE, UID_BASE + UID_RANGE)` held for one worker: an exclusive
+    flock on `<lock dir>/<uid>`, which the kernel drops when the grader closes it or dies, so a
+    uid is never handed out twice while its worker lives, by this grader or another on the host."""
+
+    def __init__(self, lock_dir: str | None = None, tries: int = 2000):
+        import fcntl
+        import random
+        lock_dir = lock_dir or _uid_lock_dir()
+        for _ in range(tries):
+            uid = UID_BASE + random.randrange(UID_RANGE)
+            fd = os.open(os.path.join(lock_dir, str(uid)), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            self.uid, self._fd = uid, fd
+            return
+        raise RuntimeError(f"no free worker uid after {tries} tries")
+
+    def release(self):
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
