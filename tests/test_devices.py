@@ -115,7 +115,7 @@ _REPORT = ("import os, resource\n"
 
 
 def _report(worker) -> dict:
-    from autograder.sandbox.process import dumps_request as _dumps
+    from autograder.sandbox.wire import dumps_request as _dumps
     reply = worker.request({"op": "exec", "grade_id": "report", "source": _REPORT}, 60, None)
     assert reply["ok"], reply
     return worker.request({"op": "call", "target": ("name", "report"), "args": _dumps(((), {}))}, 60, None)["value"]
@@ -180,7 +180,8 @@ def test_cgroup_stops_a_memory_bomb(limits):
     the cgroup is gone after close()."""
     import dataclasses
 
-    from autograder.sandbox.process import WorkerDied, WorkerProcess, dumps_request as _dumps
+    from autograder.sandbox.process import WorkerDied, WorkerProcess
+    from autograder.sandbox.wire import dumps_request as _dumps
     worker = WorkerProcess(dataclasses.replace(limits, memory_limit="cgroup", memory_mb=512), [])
     try:
         assert worker.request({"op": "exec", "grade_id": "bomb", "source": BOMB}, 60, None)["ok"]
@@ -198,7 +199,8 @@ def test_rlimit_data_stops_a_memory_bomb(limits):
     """RLIMIT_DATA (the fallback where no cgroup can be made): the allocation fails, the worker lives."""
     import dataclasses
 
-    from autograder.sandbox.process import WorkerProcess, dumps_request as _dumps
+    from autograder.sandbox.process import WorkerProcess
+    from autograder.sandbox.wire import dumps_request as _dumps
     worker = WorkerProcess(dataclasses.replace(limits, memory_limit="rlimit-data", memory_mb=512), [])
     try:
         assert worker.request({"op": "exec", "grade_id": "bomb", "source": BOMB}, 60, None)["ok"]

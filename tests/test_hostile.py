@@ -198,7 +198,8 @@ def test_workers_cannot_read_each_others_cells(limits):
     them on its own private disk (a tmpfs only its namespace sees), not on the host's /tmp."""
     import tempfile
 
-    from autograder.sandbox.process import WorkerProcess, choose_isolation, dumps_request as _dumps
+    from autograder.sandbox.process import WorkerProcess, choose_isolation
+    from autograder.sandbox.wire import dumps_request as _dumps
     if choose_isolation("auto") == "process":
         unavailable("private disks need namespace or userns isolation")
     search = ("import glob\ndef find():\n    found = []\n"

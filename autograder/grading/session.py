@@ -30,7 +30,8 @@ from ..checks.diagnose import shorten, student_error_text
 from ..course.exports import exported_names
 from ..course.layout import Assignment
 from ..course.notebook import Cell, hidden_lines
-from ..sandbox.process import ForgedReply, Limits, WorkerDied, dumps_request
+from ..sandbox.process import ForgedReply, Limits, WorkerDied
+from ..sandbox.wire import dumps_request
 from . import hidden, timing
 from .results import CheckResult, ExerciseResult, NotebookResult
 from .startup import StartedWorker, setup_request, start_worker

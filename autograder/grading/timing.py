@@ -18,7 +18,8 @@ performance check in a hidden region (where references live) is reported in the 
 from __future__ import annotations
 
 from ..course.notebook import Cell
-from ..sandbox.process import Limits, WorkerDied, dumps_request
+from ..sandbox.process import Limits, WorkerDied
+from ..sandbox.wire import dumps_request
 from .startup import setup_request, start_worker
 
 PERFORMANCE_CHECKS = ("assert_runtime_within", "assert_compile_time_within")

@@ -124,7 +124,8 @@ class Lab:
         """One worker per kind of cap, at once: does JAX start the GPU under it, and does the cap
         stop a host-memory bomb (64 MB strings, written, for up to BOMB_WINDOW seconds)?"""
         from ..sandbox import devices, memlimit
-        from ..sandbox.process import WorkerDied, WorkerProcess, dumps_request as _dumps
+        from ..sandbox.process import WorkerDied, WorkerProcess
+        from ..sandbox.wire import dumps_request as _dumps
         accelerator = devices.accelerator_may_be_used()
         auto = memlimit.choose("auto", accelerator)
         # "none" tells a cap that stops CUDA from a sandbox that does (device permissions, ...)

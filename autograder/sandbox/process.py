@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import secrets
 import select
 import shutil
@@ -240,12 +239,12 @@ class WorkerProcess:
     def send(self, req: dict) -> str:
         """Write one request; return the nonce its reply must echo. `receive` must read that reply
         before the next request is sent (one request in flight at a time)."""
-        from . import wire  # (not at import: stage 2 must stay single-threaded, without numpy)
         if self.proc.poll() is not None:
             raise WorkerDied(self._death_reason())
+        from . import wire  # (not at import: grading/startup.py starts a worker before numpy loads)
         nonce = secrets.token_hex(12)
         try:
-            wire.write_frame(self._req_w, dumps_request({**req, "nonce": nonce}))
+            wire.write_frame(self._req_w, wire.dumps_request({**req, "nonce": nonce}))
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._death_reason()) from None
         return nonce
@@ -430,22 +429,6 @@ class WorkerProcess:
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.memory.remove()
         self.device_lease.release()
-
-
-def dumps_request(req) -> bytes:
-    """Pickle a request; grader-side proxies become references the worker resolves."""
-    import io
-
-    import cloudpickle
-
-    class Pickler(cloudpickle.Pickler):
-        def persistent_id(self, obj):
-            ref = getattr(obj, "__autograder_ref__", None)
-            return ref if isinstance(ref, tuple) else None
-
-    buf = io.BytesIO()
-    Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(req)
-    return buf.getvalue()
 
 
 def _python_roots() -> list[str]:

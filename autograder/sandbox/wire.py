@@ -21,6 +21,7 @@ import io
 import json
 import math
 import os
+import pickle
 import struct
 
 import numpy as np
@@ -69,6 +70,22 @@ def read_frame(fd: int) -> bytes:
     if n > MAX_FRAME:
         raise WireError(f"reply of {n} bytes exceeds the {MAX_FRAME}-byte limit")
     return _read_exact(fd, n)
+
+
+# ---------------------------------------------------------------- grader side: pickle requests
+def dumps_request(req) -> bytes:
+    """Pickle a request; grader-side proxies become references the worker resolves."""
+    import cloudpickle
+
+    class Pickler(cloudpickle.Pickler):
+        def persistent_id(self, obj):
+            ref = getattr(obj, "__autograder_ref__", None)
+            return ref if isinstance(ref, tuple) else None
+
+    buf = io.BytesIO()
+    Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(req)
+    return buf.getvalue()
+
 
 
 # ---------------------------------------------------------------- worker side: encode replies
