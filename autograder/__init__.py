@@ -1,15 +1,22 @@
-"""Autograder for the JAX course, grouped by the stage of the data it handles:
+"""Autograder for the JAX course, one package per stage of the data and per audience:
 
-- `checks`   the student-side checks that test cells import (`from autograder import check`), the
-             probes that gather evidence next to student code, and the diagnosis of JAX errors.
-             This is what the student kit ships for visible tests.
-- `course`   the course on disk: source/ and release/ notebooks, reading a submission, building
-             the release with nbgrader.
-- `sandbox`  running untrusted student code: the sandboxed worker process, its wire format, and
-             the integrity snapshot.
-- `grading`  running the source's test cells against a submission, scores and the grading JSON.
-- `outputs`  what grading feeds: score tables, `nbgrader autograde` runs, the pytest plugin, the demo.
-- `cli`      the `autograder` command.
+- `checks`     what test cells import (`from autograder import check`): the checks, the probes that
+               gather evidence next to the student's code, and the diagnosis of JAX errors. The
+               student kit ships it for the visible tests.
+- `course`     the course on disk: source/ and release/, cells and their roles, a submission, the
+               names a notebook exports to its tests, what ships (wheel, markers).
+- `sandbox`    running untrusted code: the worker process (grader's side, host side, inside), its
+               channel, integrity, seccomp, memory caps and devices.
+- `grading`    the source's test cells against a submission: session, batches, results, hidden
+               failures, performance timing, the shared command-line options and console tables.
+- `classroom`  an instructor on nbgrader: autograde into the gradebook, feedback, class report, demo.
+- `platforms`  grading beyond one machine: Gradescope and PrairieLearn packages, the container
+               they run, the pytest plugin.
+- `kit`        what students get.
+- `lab`        what a lab admin runs: the self-test and labcheck.
+- `cli`        the `autograder` command.
+
+Imports run down this list (tests/test_layout.py); the four audiences never import each other.
 """
 __version__ = "0.1.0"
 

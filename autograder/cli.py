@@ -54,7 +54,7 @@ def _parser():
     exs = ex.add_subparsers(dest="platform", required=True)
     for platform, out_help in (("gradescope", "the autograder zip to write"),
                                ("prairielearn", "the question folder to create (new or empty)")):
-        e = exs.add_parser(platform, help=f"a {platform} package (see the README)")
+        e = exs.add_parser(platform, help=f"a {platform} package (see docs/INSTRUCTORS.md)")
         e.add_argument("assignment")
         e.add_argument("--out", type=Path, required=True, help=out_help)
         e.add_argument("--course-root", type=Path)

@@ -137,7 +137,7 @@ def doors_run(request, tmp_path_factory):
 
 @pytest.fixture(scope="module", params=NAMESPACE_MODES)
 def disk_run(request, tmp_path_factory):
-    """The same runs, in the modes that have a disk budget (`process` mode has none: README)."""
+    """The same runs, in the modes that have a disk budget (`process` mode has none: docs/SECURITY.md)."""
     return _doors_run(request.param, tmp_path_factory)
 
 

@@ -1,3 +1,14 @@
-"""Student-side checks: what test cells call (`check`), the probes that gather evidence where the
-student's function lives (`evidence`), and the diagnosis of JAX errors in student terms
-(`diagnose`). Nothing here reads source/; the student kit ships this sub-package."""
+"""What test cells import (`from autograder import check`); the student kit ships it.
+
+- `check`        the assert_* checks (values, jit, retrace, structure, effects); `performance` has the
+                 run-time and compile-time checks, re-exported by `check`
+- `failure`      CheckFailure: the one message shape, and what a hidden failure may say
+- `plausible`    the probes' results checked before a check reads them
+- `evidence`     the probes, run where the student's function lives
+- `tracing`      how probes jit, trace and count a function (JAX's entry points bound early)
+- `calls`        how a function was called; what changed between two calls
+- `timing`       one process's timing of a function against a reference
+- `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
+                 it happened, `rules` holds the rule tables (exception or retrace -> cause and fix)
+- `text`         text helpers
+"""

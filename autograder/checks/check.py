@@ -90,7 +90,7 @@ def _describe(leaf) -> str:
 # (rtol, atol) for float32 results by the backend the student's code ran on, compared with references
 # computed on the grader's CPU. By default GPUs multiply float32 matrices in TF32 (10 mantissa bits)
 # and TPUs in one bfloat16 pass (7): a sum of 32 to 256 products of O(1) numbers is then off by up to
-# ~1e-2 (TF32) or ~5e-2 (bf16, 32 terms). The README's "Tolerances" section has the measurements;
+# ~1e-2 (TF32) or ~5e-2 (bf16, 32 terms). docs/LABS.md, "Tolerances per backend", has the measurements;
 # an unknown backend gets the loosest row.
 FLOAT32_TOLERANCE = {"cpu": (1e-5, 1e-6), "gpu": (1e-2, 1e-2), "tpu": (5e-2, 5e-2)}
 

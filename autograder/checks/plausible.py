@@ -6,7 +6,7 @@ each result is checked here for the form and the arithmetic it must have: types,
 up, a first jit call that traced at least once, timing ratios recomputed from the samples. An
 implausible result fails the check with an `evidence` failure (it can never pass one).
 
-This cannot catch a forgery that is consistent (README, "Security", says what a student could
+This cannot catch a forgery that is consistent (docs/SECURITY.md says what a student could
 still forge and what it would gain); it catches the cheap ones, e.g. a trace count of zero.
 """
 from __future__ import annotations

@@ -1,2 +1,14 @@
-"""Grading a submission: test cells from source/ against the sandboxed student code (`session`),
-one notebook or a batch (`grade`), and scores in the contract's JSON (`results`)."""
+"""Grading a submission: the source's test cells against the sandboxed student code.
+
+- `startup`       a worker started, and sent its setup cell, before the grader imports JAX
+- `session`       one submission: its worker, its test cells, RemoteObject proxies
+- `grade`         one notebook, or a batch in parallel
+- `results`       scores and the contract's JSON
+- `hidden`        the message of a failure on a hidden test: the grader's words only
+- `timing`        performance checks, in a timing worker of their own
+- `timebox`       each exercise's share of a container's grading time
+- `visibility`    which verdicts a student may see before grades are published
+- `student_check` a notebook's visible tests only (`autograder check`)
+- `options`       the command-line options every grading command shares
+- `tables`        score tables on the console
+"""

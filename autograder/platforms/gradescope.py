@@ -88,7 +88,7 @@ assignment's autograder (Ubuntu 22.04 base image). Students submit `{assignment}
 
 Container settings: give it at least 1 GB of memory. Grading holds two JAX processes (the grader's
 and the student's) and peaks near 780 MB on the course's largest assignment, over Gradescope's
-default 768 MB; the default CPU (0.5) is enough. The course README ("Gradescope and PrairieLearn")
+default 768 MB; the default CPU (0.5) is enough. The course's docs/INSTRUCTORS.md ("Gradescope and PrairieLearn")
 has the measurements.
 '''
 

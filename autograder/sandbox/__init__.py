@@ -1,5 +1,16 @@
-"""Running untrusted student code: the worker process and its limits (`process`), the code that
-runs inside it (`worker`), the channel between them (`wire`), and tamper detection (`integrity`).
+"""Running untrusted student code.
 
-Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.process`
+- `process`      the grader's side: Limits, the isolation level, WorkerProcess (request and reply)
+- `host`         what the grader keeps on the host: scratch folders and their sweep, uid leases
+- `inside`       what runs inside the namespaces: mounts, limits, credentials, the supervisor
+                 (standard library only, with `procs`, `seccomp` and `memlimit`)
+- `worker`       the worker's request loop
+- `wire`         the channel: pickled requests in, plain data out (decoded defensively)
+- `integrity`    tamper detection in the worker, and its audit-hook alarms
+- `seccomp`      the system calls a worker may not make
+- `memlimit`     the memory cap a worker gets (RLIMIT_AS, a cgroup, RLIMIT_DATA)
+- `devices`      the accelerators a worker gets
+- `procs`        processes read from /proc; prctl options
+
+Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.inside`
 before the worker may import numpy or JAX."""

@@ -1,0 +1,13 @@
+"""An instructor on nbgrader: a class graded into nbgrader's gradebook, and what follows.
+
+- `nbgrader_course`     an nbgrader course directory: its config, folders and submissions
+- `autograde`           `autograder autograde`: which students, graded and committed one by one
+- `gradebook`           rows written through nbgrader's Gradebook API (sqlite or PostgreSQL)
+- `autograded_notebook` the autograded notebook nbgrader's tools read
+- `progress`            the rich progress bar, or plain lines
+- `feedback`            `autograder feedback`: per-student HTML without hidden tests
+- `class_report`        `autograder report`: CSV, plots, summary page
+- `commands`            the instructor's subcommands
+- `nbgrader_run`        real `nbgrader autograde` runs, read back from the gradebook
+- `demo`                `make demo`
+"""

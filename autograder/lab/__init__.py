@@ -1,0 +1,6 @@
+"""What a lab admin runs on a new GPU/TPU image.
+
+- `selftest`    `autograder selftest`: the expected verdicts on this machine's backend
+- `labcheck`    `make labcheck`: one prepared check of a GPU machine; its stages in `stages`, how it
+                starts on a machine with no network in `bootstrap`, what they share in `common`
+"""
