@@ -239,8 +239,9 @@ class GradingSession:
         if kind != "name":
             raise AssertionError(failure.message(f"timing {obj.__name__}", "only a function the notebook "
                                                  "defines can be timed, not one that a function returned"))
-        if self.timing is not None and self.timing_excluded != self.excluded:
-            self.close_timing_worker()   # replayed with a cell since left out: start again without it
+        if self.timing is not None and (self.timing_excluded != self.excluded or not self.timing.alive()):
+            self.close_timing_worker()   # replayed with a cell since left out, or ended by a cleanup
+                                         # between checks (a container's sweep): start it again
         if self.timing is None:
             self.timing = timing.TimingWorker(self.limits, self.hide, self.assignment.setup_cells)
         self.timing_excluded = set(self.excluded)

@@ -74,5 +74,8 @@ class TimingWorker:
             raise TimingFailed(f"the timing worker {died.reason}") from None
         return reply["value"] if reply["ok"] else {"ok": False, "error": reply["error"]}
 
+    def alive(self) -> bool:
+        return self.worker.proc.poll() is None
+
     def close(self):
         self.worker.close()

@@ -38,11 +38,12 @@ from ..course.notebook import Cell, NotebookError
 from ..course.submission import read_submission
 from ..grading.results import CheckResult, ExerciseResult, NotebookResult
 from ..sandbox import procs
+from ..sandbox.host import UidLease
 from ..sandbox.process import Limits, choose_isolation
 from ..grading import visibility
 
 # uids for grading children: far from the sandbox's worker uids (200000 + ...) and from real users
-_CHILD_UID_BASE = 400_000
+CHILD_UID_BASE = 400_000   # test_exports looks for leftovers in [CHILD_UID_BASE, +100_000)
 
 
 @dataclass
@@ -101,7 +102,16 @@ def run(job: Job) -> Outcome:
         outcome.result = _empty_result(spec, str(exc))
         return outcome
 
-    uid = _child_uid(job.limits)
+    lease = _child_uid_lease(job.limits)
+    uid = lease.uid if lease else None
+    try:
+        return _grade_as(job, spec, sub, path, uid, outcome, started)
+    finally:
+        if lease:
+            lease.release()   # after _run_child stopped every process of that uid
+
+
+def _grade_as(job: Job, spec, sub, path, uid, outcome: Outcome, started: float) -> Outcome:
     material = [job.course_root / "source", Path(path).parent, *job.private]
     if uid is not None:
         for p in material:
@@ -136,13 +146,15 @@ def _protect_supervisor():
         pass
 
 
-def _child_uid(limits: Limits) -> int | None:
-    """An unprivileged uid for the grading child where the sandbox cannot hide the material."""
+def _child_uid_lease(limits: Limits) -> UidLease | None:
+    """An unprivileged uid for the grading child where the sandbox cannot hide the material, leased
+    from a range of its own (not the sandbox workers'), so that two containers on one host never
+    share one: its processes are all killed by uid when the child is done."""
     if os.geteuid() != 0:
         return None
     if choose_isolation(limits.isolation) == "namespace":
         return None
-    return _CHILD_UID_BASE + os.getpid() % 100_000
+    return UidLease(base=CHILD_UID_BASE, span=100_000)
 
 
 def _root_only(path: Path):
@@ -242,10 +254,15 @@ def _stop(child: subprocess.Popen, uid: int | None):
     except subprocess.TimeoutExpired:
         pass
     if uid is not None:
-        # kill(-1) from that uid reaches every process of it (but the caller)
-        subprocess.run([sys.executable, "-I", "-c", "import os, signal\ntry:\n os.kill(-1, signal.SIGKILL)\n"
-                        "except ProcessLookupError:\n pass"], user=uid, group=uid, extra_groups=[],
-                       cwd="/", timeout=30)
+        # kill(-1) from that uid reaches every process of it (but the caller); again while any is
+        # left, since a process that forks while the first sweep runs can have a child it missed
+        for _ in range(5):
+            subprocess.run([sys.executable, "-I", "-c", "import os, signal\ntry:\n os.kill(-1, signal.SIGKILL)\n"
+                            "except ProcessLookupError:\n pass"], user=uid, group=uid, extra_groups=[],
+                           cwd="/", timeout=30)
+            time.sleep(0.05)
+            if not procs.owned_by(uid):
+                break
     for _ in range(3):
         orphans = procs.children(os.getpid())
         if not orphans:

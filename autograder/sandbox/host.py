@@ -75,16 +75,20 @@ def _uid_lock_dir() -> str:
 
 
 class UidLease:
-    """An unprivileged uid of `[UID_BASE, UID_BASE + UID_RANGE)` held for one worker: an exclusive
-    flock on `<lock dir>/<uid>`, which the kernel drops when the grader closes it or dies, so a
-    uid is never handed out twice while its worker lives, by this grader or another on the host."""
+    """An unprivileged uid of `[base, base + span)` (by default `[UID_BASE, UID_BASE + UID_RANGE)`,
+    the workers' range) held for one worker: an exclusive flock on `<lock dir>/<uid>`, which the
+    kernel drops when the grader closes it or dies, so a uid is never handed out twice while its
+    worker lives, by this grader or another on the host."""
 
-    def __init__(self, lock_dir: str | None = None, tries: int = 2000):
+    def __init__(self, lock_dir: str | None = None, tries: int = 2000, base: int | None = None,
+                 span: int | None = None):
         import fcntl
         import random
         lock_dir = lock_dir or _uid_lock_dir()
+        base = UID_BASE if base is None else base
+        span = UID_RANGE if span is None else span
         for _ in range(tries):
-            uid = UID_BASE + random.randrange(UID_RANGE)
+            uid = base + random.randrange(span)
             fd = os.open(os.path.join(lock_dir, str(uid)), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)

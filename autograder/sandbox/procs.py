@@ -53,6 +53,22 @@ def descendants(root: int) -> list[int]:
     return found
 
 
+def owned_by(uid: int) -> list[int]:
+    """Live processes (not zombies) whose real uid is `uid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as fh:
+                real = int(next(line for line in fh if line.startswith("Uid:")).split()[1])
+        except (OSError, StopIteration, ValueError, IndexError):
+            continue
+        if real == uid and state(int(entry)) not in ("Z", "X", None):
+            found.append(int(entry))
+    return found
+
+
 def _stat_fields(pid: int) -> list[str] | None:
     try:
         with open(f"/proc/{pid}/stat") as fh:
