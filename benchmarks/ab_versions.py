@@ -1,0 +1,78 @@
+"""Grading time of this checkout against an earlier revision, interleaved in the same run.
+
+    .venv/bin/python benchmarks/ab_versions.py REV [ASSIGNMENT ...] [--rounds 3]
+
+Checks REV out into a scratch worktree, gives it an interpreter of its own that finds that
+worktree's package before this one's (a venv whose .pth lists the worktree, then this venv's
+site-packages), and times `autograder grade` of each assignment's reference notebook with both,
+alternating which goes first round by round. Prints the median seconds of each and the ratio
+(this checkout / REV). Every grading must score full marks, or the script stops.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT = ["03_control_flow", "08_numerics_and_performance", "06_tracing_and_purity"]
+
+
+def old_checkout(rev: str, scratch: Path) -> tuple[Path, str]:
+    tree = scratch / "tree"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(tree), rev], check=True)
+    venv = scratch / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    site = next((venv / "lib").glob("python*/site-packages"))
+    here = next(p for p in sys.path if p.endswith("site-packages"))
+    (site / "ab.pth").write_text(f"{tree}\n{here}\n")
+    return tree, str(venv / "bin" / "python")
+
+
+def grade(python: str, root: Path, assignment: str, out: Path) -> float:
+    notebook = root / "source" / assignment / f"{assignment}.ipynb"
+    start = time.perf_counter()
+    r = subprocess.run([python, "-m", "autograder.cli", "grade", str(notebook), "--json", str(out), "--quiet"],
+                       cwd=root, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    result = json.loads(out.read_text())
+    if result["score"] != result["max_score"]:
+        sys.exit(f"{root}: {assignment} scored {result['score']}/{result['max_score']}: {r.stderr[-500:]}")
+    return seconds
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("rev")
+    ap.add_argument("assignments", nargs="*", default=DEFAULT)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="ab-"))
+    try:
+        tree, old_python = old_checkout(args.rev, scratch)
+        sides = {args.rev: (old_python, tree), "this checkout": (sys.executable, ROOT)}
+        times = {(a, s): [] for a in args.assignments for s in sides}
+        for rnd in range(args.rounds):
+            for a in args.assignments:
+                order = list(sides) if rnd % 2 == 0 else list(reversed(sides))
+                for side in order:
+                    python, root = sides[side]
+                    times[(a, side)].append(grade(python, root, a, scratch / "out.json"))
+        for a in args.assignments:
+            old = statistics.median(times[(a, args.rev)])
+            new = statistics.median(times[(a, "this checkout")])
+            print(f"{a}: {args.rev} {old:.2f} s, this checkout {new:.2f} s, ratio {new / old:.2f}x")
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(scratch / "tree")],
+                       capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
