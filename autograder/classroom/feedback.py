@@ -67,21 +67,8 @@ def render(assignment: str, student: str, result: dict, scores: dict[str, float]
 
 def _gradebook_view(ncourse: NbgraderCourse, assignment: str) -> dict[str, tuple[dict, tuple]]:
     """student -> ({cell: score}, (total, max, late penalty)) from the gradebook."""
-    from nbgrader.api import GradeCell, MissingEntry
-    from .gradebook import open_gradebook
-    out = {}
-    with open_gradebook(ncourse) as gb:
-        try:
-            submissions = gb.assignment_submissions(assignment)
-        except MissingEntry:
-            return out
-        for sub in submissions:
-            for nb in sub.notebooks:
-                if nb.name == assignment:
-                    penalty = float(nb.late_submission_penalty or 0.0)
-                    out[sub.student.id] = ({g.name: float(g.score) for g in nb.grades if isinstance(g.cell, GradeCell)},
-                                           (float(nb.score) - penalty, float(nb.max_score), penalty))
-    return out
+    from .gradebook import read_notebooks
+    return {student: (nb["scores"], nb["total"]) for student, nb in read_notebooks(ncourse, assignment).items()}
 
 
 def write_feedback(ncourse: NbgraderCourse, assignment: str, students: list[str] | None = None) -> list[Path]:

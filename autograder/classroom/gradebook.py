@@ -226,10 +226,11 @@ def _write_student(gb, ncourse, assignment, student, points, unanswered, manual,
     gb.db.commit()
 
 
-def read_scores(ncourse: NbgraderCourse, assignment: str) -> dict[str, dict[str, float]]:
-    """student -> {graded cell: score} (a manual score where a human gave one)."""
+def read_notebooks(ncourse: NbgraderCourse, assignment: str) -> dict[str, dict]:
+    """student -> {"scores": {graded cell: score} (a manual score where a human gave one),
+    "total": (score less the late penalty, max score, late penalty)}, from the gradebook."""
     from nbgrader.api import GradeCell, MissingEntry
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, dict] = {}
     with open_gradebook(ncourse) as gb:
         try:
             submissions = gb.assignment_submissions(assignment)
@@ -239,8 +240,16 @@ def read_scores(ncourse: NbgraderCourse, assignment: str) -> dict[str, dict[str,
             for nb in sub.notebooks:
                 if nb.name != assignment:
                     continue
-                out[sub.student.id] = {g.name: float(g.score) for g in nb.grades if isinstance(g.cell, GradeCell)}
+                penalty = float(nb.late_submission_penalty or 0.0)
+                out[sub.student.id] = {
+                    "scores": {g.name: float(g.score) for g in nb.grades if isinstance(g.cell, GradeCell)},
+                    "total": (float(nb.score) - penalty, float(nb.max_score), penalty)}
     return out
+
+
+def read_scores(ncourse: NbgraderCourse, assignment: str) -> dict[str, dict[str, float]]:
+    """student -> {graded cell: score} (a manual score where a human gave one)."""
+    return {student: nb["scores"] for student, nb in read_notebooks(ncourse, assignment).items()}
 
 
 def check_known(ncourse: NbgraderCourse, assignment: str):
