@@ -159,7 +159,7 @@ def installed_root(gradescope_zip, open_tmp):
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     assert "grader ready" in r.stdout
-    assert (site / "autograder" / "outputs" / "gradescope.py").exists()   # from the wheel, not the checkout
+    assert (site / "autograder" / "platforms" / "gradescope.py").exists()   # from the wheel, not the checkout
     assert oct((root / "source").stat().st_mode & 0o777) == "0o700"
     return root
 

@@ -43,9 +43,23 @@ def project_root() -> Path:
 
 
 def build_wheel(out: Path) -> Path:
+    """The package as a wheel in `out`, built from a fresh copy of its sources (pyproject.toml,
+    README.md and `autograder/`): setuptools reuses a checkout's `build/` folder, so a wheel built in
+    place can carry modules that were moved or deleted since the folder was made."""
+    import shutil
+    import tempfile
     out.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out),
-                        str(project_root())], capture_output=True, text=True)
+    root = project_root()
+    with tempfile.TemporaryDirectory(prefix="jaxcourse-wheel-") as tmp:
+        src = Path(tmp) / "src"
+        src.mkdir()
+        for name in ("pyproject.toml", "README.md"):
+            if (root / name).exists():
+                shutil.copy2(root / name, src / name)
+        shutil.copytree(root / "autograder", src / "autograder",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(out),
+                            str(src)], capture_output=True, text=True)
     wheels = sorted(out.glob("*.whl"))
     if r.returncode != 0 or not wheels:
         raise PackagingError(f"pip wheel failed: {(r.stderr or r.stdout).strip().splitlines()[-1:]}")
