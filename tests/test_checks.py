@@ -122,6 +122,77 @@ def two_draws_split(key):
 def two_draws_reuse(key):
     return jax.random.normal(key, (2,)) + jax.random.normal(key, (2,))
 
+# Keys used once, in the idioms a student writes (each must pass), and the same idioms reusing one.
+def keys_unpacked(key):
+    key, *subkeys = jax.random.split(key, 4)
+    return key, jax.vmap(lambda k: jax.random.normal(k, (2,)))(jnp.stack(subkeys))
+
+def keys_unpacked_reuse(key):
+    key, *subkeys = jax.random.split(key, 4)
+    return key, jax.vmap(lambda k: jax.random.normal(k, (2,)))(jnp.stack([subkeys[0]] + subkeys[:2]))
+
+def keys_stacked(key):
+    a, b = jax.random.split(key)
+    return jax.vmap(jax.random.uniform)(jnp.stack([a, b]))
+
+def keys_stacked_reuse(key):
+    a, b = jax.random.split(key)
+    return jax.vmap(jax.random.uniform)(jnp.stack([a, a]))
+
+def keys_indexed(key):
+    ks = jax.random.split(key, 3)
+    return jax.random.normal(ks[0]) + jax.random.uniform(ks[1]) + jax.random.bernoulli(ks[2])
+
+def keys_indexed_reuse(key):
+    ks = jax.random.split(key, 3)
+    return jax.random.normal(ks[1]) + jax.random.uniform(ks[1])
+
+def keys_fold_in(key):
+    return jnp.stack([jax.random.normal(jax.random.fold_in(key, i)) for i in range(3)])
+
+def keys_fold_in_reuse(key):
+    return jnp.stack([jax.random.normal(jax.random.fold_in(key, 1)) for i in range(3)])
+
+def keys_split_in_vmap(key):
+    return jax.vmap(lambda k: jax.random.normal(jax.random.split(k)[1]))(jax.random.split(key, 4))
+
+def keys_split_in_vmap_reuse(key):
+    def one(k):
+        a, b = jax.random.split(k)
+        return jax.random.normal(a) + jax.random.normal(k)
+    return jax.vmap(one)(jax.random.split(key, 4))
+
+def keys_split_in_scan(key):
+    def step(k, _):
+        k, sub = jax.random.split(k)
+        return k, jax.random.normal(sub)
+    return lax.scan(step, key, None, length=4)
+
+def keys_split_in_scan_reuse(key):
+    def step(k, _):
+        return k, jax.random.normal(k)
+    return lax.scan(step, key, None, length=4)
+
+def keys_in_batched_while(keys):
+    def one(k):
+        def body(c):
+            k, x = c
+            k, sub = jax.random.split(k)
+            return k, x + jax.random.uniform(sub)
+        return lax.while_loop(lambda c: c[1] < 2.0, body, (k, 0.0))
+    return jax.vmap(one)(keys)
+
+def keys_in_batched_while_reuse(keys):
+    def one(k):
+        return lax.while_loop(lambda c: c[1] < 2.0, lambda c: (c[0], c[1] + jax.random.uniform(c[0])), (k, 0.0))
+    return jax.vmap(one)(keys)
+
+def keys_unwatched(key):
+    from jax._src.random import prng
+    watched = prng.random_bits_p.impl
+    prng.random_bits_p.impl = lambda *a, **p: watched(*a, **p)   # a new object in the watch's place
+    return jax.random.normal(key) + jax.random.normal(key)
+
 def mutates(x):
     x[0] = 5.0
     return jnp.asarray(x)
@@ -319,7 +390,41 @@ def test_prints_every_call(fns):
 def test_key_reuse(fns):
     key = jax.random.key(0)
     check.assert_no_key_reuse(fns["two_draws_split"], key)
-    fails(check.assert_no_key_reuse, fns["two_draws_reuse"], key, contains=["KeyReuseError", "split"])
+    fails(check.assert_no_key_reuse, fns["two_draws_reuse"], key,
+          contains=["consumed twice", "jax.random.normal at line", "of two_draws_reuse", "jax.random.split"])
+
+
+KEY_FORMS = ["unpacked", "stacked", "indexed", "fold_in", "split_in_vmap", "split_in_scan"]
+
+
+@pytest.mark.parametrize("make_key", [jax.random.key, jax.random.PRNGKey], ids=["typed", "raw"])
+@pytest.mark.parametrize("form", KEY_FORMS)
+def test_key_reuse_is_judged_by_the_keys_consumed(fns, form, make_key):
+    """Each key used once passes, whatever the idiom (JAX's own checker fails the unpacked one);
+    one key consumed twice in the same idiom fails, naming both uses."""
+    check.assert_no_key_reuse(fns[f"keys_{form}"], make_key(3))
+    fails(check.assert_no_key_reuse, fns[f"keys_{form}_reuse"], make_key(3),
+          contains=["the same key was consumed twice", "at line", "fix:"])
+
+
+def test_key_reuse_out_of_sight_falls_back_to_jaxs_checker(fns):
+    """A loop whose condition vmap batches runs compiled, where draws cannot be watched one by one."""
+    keys = jax.random.split(jax.random.key(0), 3)
+    check.assert_no_key_reuse(fns["keys_in_batched_while"], keys)
+    fails(check.assert_no_key_reuse, fns["keys_in_batched_while_reuse"], keys,
+          contains=["KeyReuseError", "JAX's key-reuse checker", "compiled while"])
+
+
+def test_key_reuse_watch_removed_is_implausible(fns):
+    fails(check.assert_no_key_reuse, fns["keys_unwatched"], jax.random.key(0), contains=["implausible"])
+
+
+def test_key_reuse_split_and_drawn_is_named():
+    def split_and_draw(key):
+        a, b = jax.random.split(key)
+        return jax.random.normal(key) + jax.random.normal(a) + jax.random.normal(b)
+    fails(check.assert_no_key_reuse, split_and_draw, jax.random.key(0),
+          contains=["by jax.random.split at line", "then by jax.random.normal", "was also drawn from"])
 
 
 def test_inputs_unchanged(fns):

@@ -8,6 +8,7 @@
 - `tracing`      how probes jit, trace and count a function (JAX's entry points bound early)
 - `calls`        how a function was called; what changed between two calls
 - `timing`       one process's timing of a function against a reference
+- `keyuse`       which key data each random operation consumed (the evidence for key reuse)
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
                  it happened, `rules` holds the rule tables (exception or retrace -> cause and fix)
 - `text`         text helpers

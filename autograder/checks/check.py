@@ -367,17 +367,32 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
 
 
 def assert_no_key_reuse(fn, *args, what=None, **kwargs):
-    """Calling `fn` with JAX's key-reuse checker on raises no KeyReuseError.
+    """Calling `fn` consumes no PRNG key twice (two draws, or a split and a draw, from one key).
 
-    The checker tracks typed keys only: pass keys made with `jax.random.key`, not `PRNGKey`."""
+    Judged from the key data each random operation consumed (`keyuse`), with typed or raw keys;
+    JAX's own checker decides only where a draw ran out of sight (inside a compiled loop)."""
     name = _name(fn, what)
-    result = plausible.verdict(gather(evidence.call_with_key_reuse_checks, fn, args, kwargs))
+    title = f"PRNG key use in {name}"
+    result = plausible.key_use(gather(evidence.key_use, fn, args, kwargs))
     if not result["ok"]:
-        cause, fix = explain(result["error"])
-        static = explain_static(result["error"])
-        _fail(f"PRNG key use in {name}", f"{result['error']['type']}{where_text(result['error'])}: "
-              f"{shorten(result['error']['message'], 300)}", cause, fix, category="keys",
-              static=static == (cause, fix))
+        _fail_on_error(title, result["error"], category="keys")
+    if result["unobserved"]:
+        fallback = plausible.verdict(gather(evidence.call_with_key_reuse_checks, fn, args, kwargs))
+        if not fallback["ok"]:
+            cause, fix = explain(fallback["error"])
+            static = explain_static(fallback["error"])
+            _fail(title, f"{fallback['error']['type']}{where_text(fallback['error'])}: "
+                  f"{shorten(fallback['error']['message'], 300)} (JAX's key-reuse checker: a random "
+                  f"operation ran inside a compiled {', '.join(result['unobserved'])})", cause, fix,
+                  category="keys", static=static == (cause, fix))
+    reuse = result["reuse"]
+    if reuse is not None:
+        cause = ("a key that was split was also drawn from, so the draw repeats randomness its subkeys "
+                 "give out" if reuse["split_then_drawn"] else
+                 "one key fed two random operations, so their 'independent' draws come from the same random bits")
+        _fail(title, f"the same key was consumed twice: by {reuse['first']}, then by {reuse['again']}",
+              cause, "split once, `key, subkey = jax.random.split(key)` (or `jax.random.split(key, n)`), "
+              "and give each key to exactly one random function", category="keys")
 
 
 def assert_inputs_unchanged(fn, *args, what=None, **kwargs):

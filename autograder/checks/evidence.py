@@ -17,6 +17,7 @@ import jax
 import numpy as np
 
 from .calls import _arg_signature, _parameter_names, _retrace_change, _static_of, call_context
+from . import keyuse
 from .facts import describe_exception
 from .timing import compare_timings, time_against, timing_side  # noqa: F401  (probes, by name)
 from .tracing import (_block, _clear_caches, _counting_events, _explaining_cache_misses, _fresh_jit, _fun_name,
@@ -102,8 +103,15 @@ def captured_stdout(fn, calls, jit=True, static_argnums=()):
     return {"ok": True, "stdout": buf.getvalue()[-20000:]}
 
 
+def key_use(fn, args, kwargs=None):
+    """Call `fn` once, eagerly, recording the key data every random operation consumes
+    (`keyuse.observe`: the evidence behind the key-reuse verdict)."""
+    return keyuse.observe(fn, args, kwargs, describe_exception)
+
+
 def call_with_key_reuse_checks(fn, args, kwargs=None):
-    """Call `fn` eagerly with JAX's key-reuse checker on."""
+    """Call `fn` eagerly with JAX's key-reuse checker on (the fallback where `key_use` could not
+    watch every draw)."""
     previous = jax.config.jax_debug_key_reuse
     jax.config.update("jax_debug_key_reuse", True)
     try:

@@ -54,6 +54,24 @@ def verdict(result) -> dict:
     return result
 
 
+def key_use(result) -> dict:
+    """keyuse.observe: counts, where-texts and the state of its own hooks."""
+    result = _outcome(result)
+    if not result["ok"]:
+        return result
+    reuse = result.get("reuse")
+    if not (_is_int(result.get("consumed")) and type(result.get("intact")) is bool
+            and type(result.get("unobserved")) is list and all(type(p) is str for p in result["unobserved"])):
+        _implausible("a key-use record without its counts")
+    if reuse is not None and not (type(reuse) is dict and result["consumed"] >= 2
+                                  and all(type(reuse.get(k)) is str for k in ("first", "again"))
+                                  and type(reuse.get("split_then_drawn")) is bool):
+        _implausible("a reused key that was not consumed twice")
+    if not result["intact"]:
+        _implausible("the watch on JAX's random primitives was removed while your function ran")
+    return result
+
+
 def traces(result, calls: int) -> dict:
     """count_traces: a first call after clearing JAX's caches traces at least once."""
     result = _outcome(result)

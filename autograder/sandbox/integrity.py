@@ -37,7 +37,7 @@ WATCHED_MODULES = (
     "jax._src.monitoring", "autograder", "autograder.checks.check", "autograder.checks.evidence",
     "autograder.checks.diagnose", "autograder.checks.facts", "autograder.checks.rules", "autograder.checks.text",
     "autograder.checks.failure", "autograder.checks.plausible", "autograder.checks.tracing", "autograder.checks.calls",
-    "autograder.checks.timing", "autograder.checks.performance",
+    "autograder.checks.timing", "autograder.checks.performance", "autograder.checks.keyuse",
     "autograder.sandbox.wire", "autograder.sandbox.integrity", "autograder.sandbox.worker",
     "autograder.sandbox.procs", "json", "os", "sys", "struct", "logging", "contextlib", "io", "gc",
     "inspect", "traceback",
