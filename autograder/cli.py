@@ -3,7 +3,7 @@
     autograder grade NOTEBOOK [NOTEBOOK ...] --json OUT [--assignment A] [--jobs N]
     autograder check NOTEBOOK                 (students: the notebook's visible tests only)
     autograder student-kit --out DIR          (instructors: what students get)
-    autograder selftest [--assignment A]      (lab admins: expected verdicts on this machine's JAX)
+    autograder selftest [--assignment A] [--right-answers]   (lab admins: expected verdicts here)
     autograder export gradescope A --out F.zip | prairielearn A --out DIR   (grading platforms)
     autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
     autograder feedback ASSIGNMENT / autograder report ASSIGNMENT
@@ -49,6 +49,8 @@ def _parser():
     st.add_argument("--course-root", type=Path)
     st.add_argument("--jobs", type=int, default=None,
                     help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
+    st.add_argument("--right-answers", action="store_true",
+                    help="also grade tests/cases' correct answers in other idioms (each must lose nothing)")
     options.add_device_options(st)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
     exs = ex.add_subparsers(dest="platform", required=True)
@@ -90,7 +92,8 @@ def main(argv=None) -> int:
         return 2
     if args.command == "selftest":
         from .lab.selftest import main as selftest_main
-        return selftest_main(args.assignment, args.course_root, args.jobs, options.limits_from(args))
+        return selftest_main(args.assignment, args.course_root, args.jobs, options.limits_from(args),
+                             right_answers=args.right_answers)
     if args.command == "check":
         return _check(args)
     if args.command in ("autograde", "feedback", "report"):

@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import functools
 import json
-import shutil
 
-import nbformat
 import pytest
 
+from support.both_graders import grade_with_both, disagreements
 from support.notebooks import load_cases, submission_from_source
 from autograder.course import Course
-from autograder.grading.grade import grade_many
-from autograder.classroom import nbgrader_run
 from autograder.lab import selftest
 
 COURSE = Course()
@@ -56,19 +53,8 @@ def graded(tmp_path_factory, limits):
             cells = {ex: src for n in names for ex, src in cases[n]["cells"].items()}
             subs[f"round{i}"] = submission_from_source(COURSE, assignment, cells)
             rounds.update({n: f"round{i}" for n in names})
-        paths = {}
-        for student, nb in subs.items():
-            path = tmp / "in" / student / f"{assignment}.ipynb"
-            path.parent.mkdir(parents=True)
-            nbformat.write(nb, str(path))
-            paths[student] = path
-        PATHS[assignment] = paths
-        cli = dict(zip(paths, grade_many(list(paths.values()), COURSE, assignment, limits, jobs=2)))
-        work = nbgrader_run.prepare(COURSE, tmp / "nbgrader", assignment, paths)
-        nbgrader_run.generate(work, assignment)
-        run = nbgrader_run.run_nbgrader_autograde(work, assignment)
-        assert run.returncode == 0, run.stderr[-3000:]
-        cache[assignment] = (cli, nbgrader_run.read_gradebook(work, assignment), rounds)
+        cli, gradebook, PATHS[assignment] = grade_with_both(COURSE, assignment, subs, tmp, limits)
+        cache[assignment] = (cli, gradebook, rounds)
         return cache[assignment]
 
     return get
@@ -129,15 +115,7 @@ def test_every_exercise_has_two_known_wrong_submissions(assignment):
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_cli_and_nbgrader_agree_cell_by_cell(graded, assignment):
     cli, gradebook, _ = graded(assignment)
-    disagreements = []
-    for student, result in cli.items():
-        ours = {c["name"]: c["points"] for c in _checks(result) if c["kind"] != "integrity"}
-        theirs = gradebook[student]
-        assert set(ours) == set(theirs), (student, set(ours) ^ set(theirs))
-        for cell, points in ours.items():
-            if abs(points - theirs[cell]) > 1e-9:
-                disagreements.append((student, cell, points, theirs[cell]))
-    assert not disagreements
+    assert disagreements(cli, gradebook) == []
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)

@@ -8,7 +8,8 @@ verdict, 2 when an assignment cannot be graded at all.
 
 The known-wrong submissions are the course's own test data, `tests/cases/<assignment>.py` under the
 course root (an instructor's checkout): `CASES = {name: {"cells": {exercise: source}, "fails":
-[grade_id, ...]}}`. A case whose verdict depends on the device count (07's psum-for-pmean mistakes
+[grade_id, ...]}}`, and beside them `RIGHT = {name: {"why": ..., "cells": {...}}}`, correct
+answers written in other idioms, which must fail nothing. A case whose verdict depends on the device count (07's psum-for-pmean mistakes
 are right on one device) adds `"fails_on_one_device": [...]`, the verdict where only one device exists.
 
 Cases are packed into few notebooks (`pack_cases`): one exercise's cell never changes another
@@ -38,14 +39,24 @@ def cases_path(course: Course, assignment: str) -> Path:
     return course.root / "tests" / "cases" / f"{assignment}.py"
 
 
-def load_cases(course: Course, assignment: str) -> dict:
-    """`CASES` of tests/cases/<assignment>.py under the course root ({} when there is none)."""
+def _case_file(course: Course, assignment: str) -> dict:
     path = cases_path(course, assignment)
     if not path.exists():
         return {}
     ns: dict = {}
     exec(compile(path.read_text(), str(path), "exec"), ns)
-    return ns["CASES"]
+    return ns
+
+
+def load_cases(course: Course, assignment: str) -> dict:
+    """`CASES` of tests/cases/<assignment>.py under the course root ({} when there is none)."""
+    return _case_file(course, assignment).get("CASES", {})
+
+
+def load_right_answers(course: Course, assignment: str) -> dict:
+    """`RIGHT` of the same file: correct answers in other idioms, as cases that fail nothing."""
+    right = _case_file(course, assignment).get("RIGHT", {})
+    return {name: {**answer, "fails": []} for name, answer in right.items()}
 
 
 def touched(case: dict) -> set:
@@ -216,7 +227,9 @@ class AssignmentOutcome:
 
 
 def check_assignment(course: Course, assignment: str, limits=None, jobs: int | None = None,
-                     workdir: Path | None = None) -> AssignmentOutcome:
+                     workdir: Path | None = None, right_answers: bool = False) -> AssignmentOutcome:
+    """Grade the reference and the known-wrong cases (with `right_answers`, the correct answers
+    in other idioms too, packed into the same notebooks) and compare with the expected verdicts."""
     from ..grading.grade import grade_many
 
     out = AssignmentOutcome(assignment)
@@ -228,6 +241,8 @@ def check_assignment(course: Course, assignment: str, limits=None, jobs: int | N
         # jobs None: grade_many's default (devices.default_jobs); workers sharing a GPU split its
         # memory (sandbox/devices.py), so several may run on one
         cases = load_cases(course, assignment)
+        if right_answers:
+            cases.update(load_right_answers(course, assignment))
         subs, rounds = submissions(course, assignment, cases)
         with tempfile.TemporaryDirectory(prefix="jaxcourse-selftest-", dir=workdir) as tmp:
             paths = {}
@@ -279,7 +294,7 @@ def print_outcomes(outcomes: list[AssignmentOutcome], console=None):
 
 
 def main(assignments: list[str] | None = None, course_root: Path | None = None, jobs: int | None = None,
-         limits=None) -> int:
+         limits=None, right_answers: bool = False) -> int:
     course = Course(course_root)
     known = course.assignment_names()
     if not known:
@@ -294,7 +309,8 @@ def main(assignments: list[str] | None = None, course_root: Path | None = None, 
         print(f"autograder: error: no tests/cases/ under {course.root}: the self-test needs the "
               f"course's known-wrong submissions (run it from an instructor checkout)", file=sys.stderr)
         return 2
-    outcomes = [check_assignment(course, a, limits, jobs) for a in assignments or known]
+    outcomes = [check_assignment(course, a, limits, jobs, right_answers=right_answers)
+                for a in assignments or known]
     print_outcomes(outcomes)
     if any(o.error and not o.verdicts for o in outcomes):
         return 2
