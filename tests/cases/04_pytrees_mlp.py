@@ -206,3 +206,375 @@ CASES = {
         "fails": ["train_step_correctness"],
     },
 }
+
+
+# Correct answers in other idioms than the reference solution: each must pass every graded cell.
+RIGHT = {
+    # ------------------------------------------------------------ init_mlp
+    "init_mlp_index_loop": {
+        "why": "a Python loop over range(len(dims) - 1) that indexes keys[i] and dims[i], dims[i + 1] and appends",
+        "cells": {"init_mlp": (
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "    params = []\n"
+            "    for i in range(len(dims) - 1):\n"
+            "        W = jax.random.normal(keys[i], (dims[i + 1], dims[i])) / jnp.sqrt(dims[i])\n"
+            "        b = jnp.zeros(dims[i + 1])\n"
+            "        params.append({'W': W, 'b': b})\n"
+            "    return params\n")},
+    },
+    "init_mlp_pairwise_dict_kwargs": {
+        "why": "itertools.pairwise(dims) for the (fan_in, fan_out) pairs and dict(W=..., b=...) to build each layer",
+        "cells": {"init_mlp": (
+            "import itertools\n"
+            "\n"
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "    return [dict(W=jax.random.normal(k, shape=(n_out, n_in), dtype=jnp.float32) / jnp.sqrt(n_in),\n"
+            "                 b=jnp.zeros((n_out,), dtype=jnp.float32))\n"
+            "            for k, (n_in, n_out) in zip(keys, itertools.pairwise(dims))]\n")},
+    },
+    "init_mlp_python_scale": {
+        "why": "multiplies by the Python float 1 / math.sqrt(fan_in) (weakly typed, stays float32) instead of "
+               "dividing by jnp.sqrt: the same numbers to the last bit or one",
+        "cells": {"init_mlp": (
+            "import math\n"
+            "\n"
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "    params = []\n"
+            "    for i, k in enumerate(keys):\n"
+            "        fan_in, fan_out = dims[i], dims[i + 1]\n"
+            "        scale = 1.0 / math.sqrt(fan_in)\n"
+            "        params.append({'W': scale * jax.random.normal(k, (fan_out, fan_in)),\n"
+            "                       'b': jnp.zeros(fan_out)})\n"
+            "    return params\n")},
+    },
+    "init_mlp_helper_map": {
+        "why": "a helper that builds one layer, applied with map() over the keys and the two shifted dims sequences",
+        "cells": {"init_mlp": (
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "\n"
+            "    def dense(k, n_in, n_out):\n"
+            "        \"\"\"One layer: W ~ N(0, 1) / sqrt(n_in) of shape (n_out, n_in), b = 0.\"\"\"\n"
+            "        return {'W': jax.random.normal(k, (n_out, n_in)) / jnp.sqrt(jnp.float32(n_in)),\n"
+            "                'b': jnp.zeros(n_out)}\n"
+            "\n"
+            "    return list(map(dense, keys, dims[:-1], dims[1:]))\n")},
+    },
+    "init_mlp_rsqrt_zeros_like": {
+        "why": "scales with lax.rsqrt of the fan-in and builds b with jnp.zeros_like of a column of W "
+               "(shape (n_out,), float32)",
+        "cells": {"init_mlp": (
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "    layers = []\n"
+            "    for k, n_in, n_out in zip(keys, dims, dims[1:]):\n"
+            "        W = jax.random.normal(k, (n_out, n_in)) * lax.rsqrt(jnp.float32(n_in))\n"
+            "        layers.append({'b': jnp.zeros_like(W[:, 0]), 'W': W})   # key order does not matter in a dict\n"
+            "    return layers\n")},
+    },
+    "init_mlp_shapes_first_power_scale": {
+        "why": "iterates the split keys directly with a shape tuple built first, and a Python-float power for the "
+               "scale (fan_in ** -0.5)",
+        "cells": {"init_mlp": (
+            "def init_mlp(key, dims):\n"
+            "    keys = jax.random.split(key, len(dims) - 1)\n"
+            "    shapes = [(dims[i + 1], dims[i]) for i in range(len(dims) - 1)]\n"
+            "    return [{'W': jax.random.normal(k, shape) * shape[1] ** -0.5, 'b': jnp.zeros(shape[0])}\n"
+            "            for k, shape in zip(keys, shapes)]\n")},
+    },
+    # ------------------------------------------------------------ mlp_forward
+    "mlp_forward_enumerate_if_last": {
+        "why": "one loop over every layer, the tanh skipped on the last by a Python test of the index "
+               "(the number of layers is static, so the if is resolved while tracing)",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    n_layers = len(params)\n"
+            "    for i, layer in enumerate(params):\n"
+            "        x = layer['W'] @ x + layer['b']\n"
+            "        if i < n_layers - 1:\n"
+            "            x = jnp.tanh(x)\n"
+            "    return x\n")},
+    },
+    "mlp_forward_unpack_dot": {
+        "why": "star-unpacking into hidden layers and the last one, with jnp.dot for the matrix-vector products",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    *hidden, last = params\n"
+            "    h = x\n"
+            "    for layer in hidden:\n"
+            "        h = jnp.tanh(jnp.dot(layer['W'], h) + layer['b'])\n"
+            "    return jnp.dot(last['W'], h) + last['b']\n")},
+    },
+    "mlp_forward_einsum": {
+        "why": "jnp.einsum('oi,i->o') for W @ x, with the layers read by index",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    L = len(params)\n"
+            "    for i in range(L - 1):\n"
+            "        x = jnp.tanh(jnp.einsum('oi,i->o', params[i]['W'], x) + params[i]['b'])\n"
+            "    return jnp.einsum('oi,i->o', params[L - 1]['W'], x) + params[L - 1]['b']\n")},
+    },
+    "mlp_forward_tanh_on_input": {
+        "why": "keeps pre-activations: the first layer is affine, and every later layer applies tanh to its input "
+               "before W @ . + b, so the output is never squashed",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    z = params[0]['W'] @ x + params[0]['b']\n"
+            "    for layer in params[1:]:\n"
+            "        z = layer['W'] @ jnp.tanh(z) + layer['b']\n"
+            "    return z\n")},
+    },
+    "mlp_forward_reduce": {
+        "why": "functools.reduce of a dense-tanh helper over the hidden layers, then the linear head",
+        "cells": {"mlp_forward": (
+            "from functools import reduce\n"
+            "\n"
+            "def _dense_tanh(h, layer):\n"
+            "    return jnp.tanh(layer['W'] @ h + layer['b'])\n"
+            "\n"
+            "def mlp_forward(params, x):\n"
+            "    h = reduce(_dense_tanh, params[:-1], x)\n"
+            "    return params[-1]['W'] @ h + params[-1]['b']\n")},
+    },
+    "mlp_forward_recursive": {
+        "why": "recursion on the list of layers: one layer is linear, otherwise tanh of the first layer feeds "
+               "the rest (the recursion depth is the static number of layers)",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    first, rest = params[0], params[1:]\n"
+            "    y = first['W'] @ x + first['b']\n"
+            "    if not rest:\n"
+            "        return y\n"
+            "    return mlp_forward(rest, jnp.tanh(y))\n")},
+    },
+    "mlp_forward_row_vector": {
+        "why": "the row-vector convention x @ W.T (jnp.matmul) instead of W @ x: the same dot products",
+        "cells": {"mlp_forward": (
+            "def mlp_forward(params, x):\n"
+            "    for layer in params[:-1]:\n"
+            "        x = jnp.tanh(jnp.matmul(x, layer['W'].T) + layer['b'])\n"
+            "    return jnp.matmul(x, params[-1]['W'].T) + params[-1]['b']\n")},
+    },
+    # ------------------------------------------------------------ mlp_forward_batch
+    "mlp_forward_batch_closure": {
+        "why": "vmap of a lambda that closes over params, so only xs is mapped (default in_axes=0)",
+        "cells": {"mlp_forward_batch": (
+            "def mlp_forward_batch(params, xs):\n"
+            "    return jax.vmap(lambda x: mlp_forward(params, x))(xs)\n")},
+    },
+    "mlp_forward_batch_partial": {
+        "why": "vmap of functools.partial(mlp_forward, params): the parameters are bound, not mapped",
+        "cells": {"mlp_forward_batch": (
+            "def mlp_forward_batch(params, xs):\n"
+            "    per_example = partial(mlp_forward, params)\n"
+            "    return jax.vmap(per_example)(xs)\n")},
+    },
+    "mlp_forward_batch_vmap_decorator": {
+        "why": "jax.vmap used as a decorator with in_axes=(None, 0) on a def that calls mlp_forward",
+        "cells": {"mlp_forward_batch": (
+            "@partial(jax.vmap, in_axes=(None, 0))\n"
+            "def mlp_forward_batch(params, xs):\n"
+            "    # inside, xs is a single row: vmap adds the batch axis\n"
+            "    return mlp_forward(params, xs)\n")},
+    },
+    "mlp_forward_batch_in_axes_tree": {
+        "why": "in_axes as a full tree: None at every leaf of params (jax.tree.map), 0 for xs",
+        "cells": {"mlp_forward_batch": (
+            "def mlp_forward_batch(params, xs):\n"
+            "    params_axes = jax.tree.map(lambda _: None, params)\n"
+            "    return jax.vmap(mlp_forward, in_axes=(params_axes, 0), out_axes=0)(params, xs)\n")},
+    },
+    "mlp_forward_batch_swapped_args": {
+        "why": "vmaps a wrapper that takes the example first, in_axes=(0, None), then passes params as a keyword",
+        "cells": {"mlp_forward_batch": (
+            "def mlp_forward_batch(params, xs):\n"
+            "    def one(x, p):\n"
+            "        return mlp_forward(params=p, x=x)\n"
+            "    return jax.vmap(one, in_axes=(0, None))(xs, params)\n")},
+    },
+    "mlp_forward_batch_columns": {
+        "why": "maps over the columns of xs.T (in_axes=1): the examples as columns, the outputs stacked on axis 0",
+        "cells": {"mlp_forward_batch": (
+            "def mlp_forward_batch(params, xs):\n"
+            "    return jax.vmap(mlp_forward, in_axes=(None, 1))(params, xs.T)\n")},
+    },
+    "mlp_forward_batch_jit_decorated": {
+        "why": "the vmap inside a function the student jits with @jax.jit: the grader's jit wraps it once more",
+        "cells": {"mlp_forward_batch": (
+            "@jax.jit\n"
+            "def mlp_forward_batch(params, xs):\n"
+            "    return jax.vmap(mlp_forward, in_axes=(None, 0))(params, xs)\n")},
+    },
+    # ------------------------------------------------------------ tree_l2_norm
+    "tree_l2_norm_ravel_pytree": {
+        "why": "jax.flatten_util.ravel_pytree concatenates every leaf into one vector, then one sum of squares",
+        "cells": {"tree_l2_norm": (
+            "from jax.flatten_util import ravel_pytree\n"
+            "\n"
+            "def tree_l2_norm(tree):\n"
+            "    flat, _ = ravel_pytree(tree)\n"
+            "    return jnp.sqrt(jnp.sum(flat ** 2))\n")},
+    },
+    "tree_l2_norm_tree_reduce": {
+        "why": "jax.tree.reduce with a float32 zero as initializer accumulates each leaf's sum of squares",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    total = jax.tree.reduce(lambda acc, leaf: acc + jnp.sum(jnp.square(leaf)), tree, jnp.float32(0.0))\n"
+            "    return jnp.sqrt(total)\n")},
+    },
+    "tree_l2_norm_norm_of_norms": {
+        "why": "jnp.linalg.norm of the vector of per-leaf norms (the global norm is the norm of the leaf norms)",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    leaves = jax.tree.leaves(tree)\n"
+            "    if not leaves:                   # static: the structure is known while tracing\n"
+            "        return jnp.float32(0.0)\n"
+            "    norms = jnp.stack([jnp.linalg.norm(jnp.ravel(leaf)) for leaf in leaves])\n"
+            "    return jnp.linalg.norm(norms)\n")},
+    },
+    "tree_l2_norm_map_then_sum": {
+        "why": "jax.tree.map turns every leaf into its sum of squares, then the leaves of that tree are summed",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    per_leaf = jax.tree.map(lambda a: jnp.sum(jnp.asarray(a) ** 2), tree)\n"
+            "    return jnp.sqrt(sum(jax.tree.leaves(per_leaf), jnp.float32(0.0)))\n")},
+    },
+    "tree_l2_norm_vdot_reduce": {
+        "why": "jax.tree_util.tree_leaves with jnp.vdot(leaf, leaf) per leaf, added with functools.reduce/operator.add",
+        "cells": {"tree_l2_norm": (
+            "import functools\n"
+            "import operator\n"
+            "\n"
+            "def tree_l2_norm(tree):\n"
+            "    squares = [jnp.vdot(leaf, leaf) for leaf in jax.tree_util.tree_leaves(tree)]\n"
+            "    return jnp.sqrt(functools.reduce(operator.add, squares, jnp.zeros((), jnp.float32)))\n")},
+    },
+    "tree_l2_norm_concatenate_dot": {
+        "why": "concatenates the raveled float32 leaves by hand and takes sqrt(v . v)",
+        "cells": {"tree_l2_norm": (
+            "def tree_l2_norm(tree):\n"
+            "    leaves = [jnp.ravel(jnp.asarray(leaf, jnp.float32)) for leaf in jax.tree.leaves(tree)]\n"
+            "    v = jnp.concatenate(leaves) if leaves else jnp.zeros(0, jnp.float32)\n"
+            "    return jnp.sqrt(v @ v)\n")},
+    },
+    # ------------------------------------------------------------ sgd_step
+    "sgd_step_tree_util_named_fn": {
+        "why": "the older jax.tree_util.tree_map with a named update function instead of a lambda",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    def update(p, g):\n"
+            "        return p - lr * g\n"
+            "    return jax.tree_util.tree_map(update, params, grads)\n")},
+    },
+    "sgd_step_flatten_unflatten": {
+        "why": "flattens params, reads grads' leaves in the same order with treedef.flatten_up_to, "
+               "updates the lists and unflattens into params' structure",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    p_leaves, treedef = jax.tree.flatten(params)\n"
+            "    g_leaves = treedef.flatten_up_to(grads)\n"
+            "    return jax.tree.unflatten(treedef, [p - lr * g for p, g in zip(p_leaves, g_leaves)])\n")},
+    },
+    "sgd_step_ravel_pytree": {
+        "why": "ravel_pytree both trees into vectors, one vector update, and the unravel function of params "
+               "rebuilds the structure and casts each leaf back to its dtype",
+        "cells": {"sgd_step": (
+            "from jax.flatten_util import ravel_pytree\n"
+            "\n"
+            "def sgd_step(params, grads, lr):\n"
+            "    flat_p, unravel = ravel_pytree(params)\n"
+            "    flat_g, _ = ravel_pytree(grads)\n"
+            "    return unravel(flat_p - lr * flat_g)\n")},
+    },
+    "sgd_step_two_maps_operator": {
+        "why": "two passes: scale the gradient tree by lr, then operator.sub over the two trees",
+        "cells": {"sgd_step": (
+            "import operator\n"
+            "\n"
+            "def sgd_step(params, grads, lr):\n"
+            "    steps = jax.tree.map(lambda g: lr * g, grads)\n"
+            "    return jax.tree.map(operator.sub, params, steps)\n")},
+    },
+    "sgd_step_explicit_dtype": {
+        "why": "casts each result back to its parameter's dtype (jnp.result_type, lax.convert_element_type): "
+               "float16 stays float16 even for an lr given as a float32 array",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    def update(p, g):\n"
+            "        return lax.convert_element_type(p - lr * g, jnp.result_type(p))\n"
+            "    return jax.tree.map(update, params, grads)\n")},
+    },
+    "sgd_step_map_with_path": {
+        "why": "jax.tree.map_with_path (the hook for per-leaf rules such as no decay on biases), "
+               "the path unused here",
+        "cells": {"sgd_step": (
+            "def sgd_step(params, grads, lr):\n"
+            "    return jax.tree.map_with_path(lambda path, p, g: p - lr * g, params, grads)\n")},
+    },
+    # ------------------------------------------------------------ train_step
+    "train_step_lambda_loss": {
+        "why": "value_and_grad of a lambda, with jnp.square for the squared error",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    loss, grads = jax.value_and_grad(lambda p: jnp.mean(jnp.square(mlp_forward_batch(p, xs) - ys)))(params)\n"
+            "    new_params = sgd_step(params, grads, lr)\n"
+            "    return new_params, loss\n")},
+    },
+    "train_step_cell_level_loss": {
+        "why": "a loss function of (params, xs, ys) defined beside train_step, differentiated with argnums=0",
+        "cells": {"train_step": (
+            "def mse_loss(params, xs, ys):\n"
+            "    \"\"\"Mean squared error of the MLP on a batch.\"\"\"\n"
+            "    preds = mlp_forward_batch(params, xs)\n"
+            "    return ((preds - ys) ** 2).mean()\n"
+            "\n"
+            "def train_step(params, xs, ys, lr):\n"
+            "    loss, grads = jax.value_and_grad(mse_loss, argnums=0)(params, xs, ys)\n"
+            "    return sgd_step(params, grads, lr), loss\n")},
+    },
+    "train_step_jit_decorator": {
+        "why": "the student jits the step with a plain @jax.jit (lr stays traced): the grader's jit wraps it once more",
+        "cells": {"train_step": (
+            "@jax.jit\n"
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p):\n"
+            "        return jnp.mean((mlp_forward_batch(p, xs) - ys) ** 2)\n"
+            "    loss, grads = jax.value_and_grad(loss_fn)(params)\n"
+            "    return sgd_step(params, grads, lr), loss\n")},
+    },
+    "train_step_has_aux": {
+        "why": "value_and_grad with has_aux=True also returns the predictions (unused here), a common pattern "
+               "when a step reports more than the loss",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p):\n"
+            "        preds = mlp_forward_batch(p, xs)\n"
+            "        return jnp.mean((preds - ys) ** 2), preds\n"
+            "    (loss, _preds), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)\n"
+            "    return sgd_step(params, grads, lr), loss\n")},
+    },
+    "train_step_sum_over_size": {
+        "why": "the mean written as the sum of squared errors divided by the number of elements",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p):\n"
+            "        err = mlp_forward_batch(p, xs) - ys\n"
+            "        return jnp.sum(err * err) / err.size\n"
+            "    loss, grads = jax.value_and_grad(loss_fn)(params)\n"
+            "    return sgd_step(params, grads, lr), loss\n")},
+    },
+    "train_step_partial_keywords": {
+        "why": "a loss of (params, xs, ys) with the batch bound by partial(..., xs=xs, ys=ys); "
+               "the mean over outputs, then over rows (same value for equal-length rows)",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p, xs, ys):\n"
+            "        per_row = jnp.mean((mlp_forward_batch(p, xs) - ys) ** 2, axis=-1)\n"
+            "        return jnp.mean(per_row)\n"
+            "    loss, grads = jax.value_and_grad(partial(loss_fn, xs=xs, ys=ys))(params)\n"
+            "    return sgd_step(params, grads, lr=lr), loss\n")},
+    },
+}
