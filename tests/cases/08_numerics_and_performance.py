@@ -215,3 +215,319 @@ CASES = {
         "fails": ["stable_logsumexp_jit", "stable_logsumexp_retrace"],
     },
 }
+
+RIGHT = {
+    # ------------------------------------------------------------ safe_norm
+    "safe_norm_where_on_input": {
+        "why": "the second where guards the input x itself (all ones when the sum of squares is 0), "
+               "so the unpicked branch takes the sqrt at a harmless point",
+        "cells": {"safe_norm": (
+            "def safe_norm(x):\n"
+            "    nonzero = jnp.sum(x * x) > 0\n"
+            "    safe_x = jnp.where(nonzero, x, jnp.ones_like(x))\n"
+            "    return jnp.where(nonzero, jnp.sqrt(jnp.sum(safe_x ** 2)), 0.0)\n")},
+    },
+    "safe_norm_custom_jvp_guarded": {
+        "why": "jax.custom_jvp whose rule divides by a guarded norm and returns a zero tangent at 0",
+        "cells": {"safe_norm": (
+            "@jax.custom_jvp\n"
+            "def safe_norm(x):\n"
+            "    return jnp.sqrt(jnp.sum(x * x))\n"
+            "\n"
+            "@safe_norm.defjvp\n"
+            "def _safe_norm_jvp(primals, tangents):\n"
+            "    (x,), (t,) = primals, tangents\n"
+            "    norm = safe_norm(x)\n"
+            "    positive = norm > 0\n"
+            "    direction = jnp.where(positive, x / jnp.where(positive, norm, 1.0), 0.0)\n"
+            "    return norm, jnp.sum(direction * t)\n")},
+    },
+    "safe_norm_lax_select": {
+        "why": "the double-where trick with lax.select (explicit same-dtype operands) and jnp.vdot for "
+               "the sum of squares over every entry",
+        "cells": {"safe_norm": (
+            "def safe_norm(x):\n"
+            "    sq = jnp.vdot(x, x)\n"
+            "    ok = sq > 0\n"
+            "    one, zero = jnp.ones_like(sq), jnp.zeros_like(sq)\n"
+            "    return lax.select(ok, jnp.sqrt(lax.select(ok, sq, one)), zero)\n")},
+    },
+    "safe_norm_arithmetic_mask": {
+        "why": "a 0/1 mask instead of where: sqrt(sq + (1 - mask)) is sqrt(1) at 0, and multiplying by "
+               "the mask gives exactly 0 with a finite derivative",
+        "cells": {"safe_norm": (
+            "def safe_norm(x):\n"
+            "    sq = jnp.sum(jnp.square(x))\n"
+            "    mask = (sq > 0).astype(sq.dtype)\n"
+            "    return mask * jnp.sqrt(sq + (1.0 - mask))\n")},
+    },
+    "safe_norm_linalg_norm_guarded": {
+        "why": "jnp.linalg.norm of the flattened entries, with the same two wheres around it",
+        "cells": {"safe_norm": (
+            "def safe_norm(x):\n"
+            "    flat = jnp.ravel(x)\n"
+            "    is_zero = jnp.dot(flat, flat) == 0\n"
+            "    norm = jnp.linalg.norm(jnp.where(is_zero, 1.0, flat))\n"
+            "    return jnp.where(is_zero, jnp.zeros_like(norm), norm)\n")},
+    },
+    "safe_norm_custom_jvp_defjvps": {
+        "why": "custom_jvp with defjvps (tangent, answer, x), the guarded division inside a helper",
+        "cells": {"safe_norm": (
+            "def _guarded_divide(a, b):\n"
+            "    return jnp.where(b > 0, a / jnp.where(b > 0, b, 1.0), jnp.zeros_like(a))\n"
+            "\n"
+            "safe_norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x ** 2)))\n"
+            "safe_norm.defjvps(lambda t, ans, x: jnp.sum(_guarded_divide(x, ans) * t))\n")},
+    },
+    # ------------------------------------------------------------ clip_grad
+    "clip_grad_none_cotangent": {
+        "why": "bwd returns None for max_norm (JAX reads it as a zero cotangent); the norm from "
+               "jnp.linalg.norm of the flat g, guarded by where",
+        "cells": {"clip_grad": (
+            "@jax.custom_vjp\n"
+            "def clip_grad(x, max_norm):\n"
+            "    return x\n"
+            "\n"
+            "def _clip_grad_fwd(x, max_norm):\n"
+            "    return x, (max_norm,)\n"
+            "\n"
+            "def _clip_grad_bwd(residuals, g):\n"
+            "    (max_norm,) = residuals\n"
+            "    norm = jnp.linalg.norm(g.ravel())\n"
+            "    scale = jnp.where(norm > 0, jnp.minimum(1.0, max_norm / jnp.where(norm > 0, norm, 1.0)), 1.0)\n"
+            "    return g * scale, None\n"
+            "\n"
+            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
+    },
+    "clip_grad_where_over_max_norm": {
+        "why": "scales only when ||g|| > max_norm (then ||g|| > 0, so the guarded division is safe); "
+               "the same as min(1, max_norm / ||g||)",
+        "cells": {"clip_grad": (
+            "@jax.custom_vjp\n"
+            "def clip_grad(x, max_norm):\n"
+            "    return x\n"
+            "\n"
+            "def _clip_grad_fwd(x, max_norm):\n"
+            "    return clip_grad(x, max_norm), max_norm\n"
+            "\n"
+            "def _clip_grad_bwd(max_norm, g):\n"
+            "    norm = jnp.sqrt(jnp.sum(jnp.square(g)))\n"
+            "    too_long = norm > max_norm\n"
+            "    scale = jnp.where(too_long, max_norm / jnp.where(too_long, norm, 1.0), 1.0)\n"
+            "    return g * scale, jnp.zeros_like(max_norm)\n"
+            "\n"
+            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
+    },
+    "clip_grad_lax_cond": {
+        "why": "lax.cond picks the scaled or the unchanged cotangent: the division runs only on the "
+               "branch where ||g|| > max_norm >= 0",
+        "cells": {"clip_grad": (
+            "@jax.custom_vjp\n"
+            "def clip_grad(x, max_norm):\n"
+            "    return x\n"
+            "\n"
+            "def _clip_grad_fwd(x, max_norm):\n"
+            "    return x, max_norm\n"
+            "\n"
+            "def _clip_grad_bwd(max_norm, g):\n"
+            "    norm = jnp.sqrt(jnp.vdot(g, g))\n"
+            "    clipped = lax.cond(norm > max_norm,\n"
+            "                       lambda: g * (max_norm / norm),\n"
+            "                       lambda: g)\n"
+            "    return clipped, jnp.zeros_like(max_norm)\n"
+            "\n"
+            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
+    },
+    "clip_grad_tree_global_norm": {
+        "why": "bwd written for any pytree cotangent (global norm over tree leaves, tree.map to scale), "
+               "as an optimiser library would; for an array g it is the same rule",
+        "cells": {"clip_grad": (
+            "@jax.custom_vjp\n"
+            "def clip_grad(x, max_norm):\n"
+            "    return x\n"
+            "\n"
+            "def _clip_grad_fwd(x, max_norm):\n"
+            "    return x, max_norm\n"
+            "\n"
+            "def _clip_grad_bwd(max_norm, g):\n"
+            "    leaves = jax.tree_util.tree_leaves(g)\n"
+            "    norm = jnp.sqrt(sum(jnp.sum(leaf * leaf) for leaf in leaves))\n"
+            "    safe = jnp.where(norm > 0, norm, 1.0)\n"
+            "    factor = jnp.where(norm > 0, jnp.minimum(1.0, max_norm / safe), 1.0)\n"
+            "    return jax.tree.map(lambda leaf: leaf * factor.astype(leaf.dtype), g), jnp.zeros_like(max_norm)\n"
+            "\n"
+            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
+    },
+    "clip_grad_wrapped_function": {
+        "why": "custom_vjp applied to a plain identity function (no decorator syntax), fwd/bwd with "
+               "their own names, the scale written as 1 / max(1, ||g|| / max_norm) with a guarded "
+               "division",
+        "cells": {"clip_grad": (
+            "def _identity(x, max_norm):\n"
+            "    \"\"\"x unchanged in the forward pass.\"\"\"\n"
+            "    return x\n"
+            "\n"
+            "clip_grad = jax.custom_vjp(_identity)\n"
+            "\n"
+            "def forward(x, max_norm):\n"
+            "    return x, max_norm\n"
+            "\n"
+            "def backward(max_norm, g):\n"
+            "    norm = jnp.sqrt(jnp.sum(g ** 2))\n"
+            "    scale = jnp.where(norm > max_norm, max_norm / jnp.maximum(norm, max_norm), 1.0)\n"
+            "    return g * scale, jnp.zeros((), jnp.result_type(max_norm))\n"
+            "\n"
+            "clip_grad.defvjp(forward, backward)\n")},
+    },
+    "clip_grad_rsqrt": {
+        "why": "the scale max_norm * rsqrt(||g||^2) with the squared norm guarded by where, compared "
+               "against 1 with jnp.minimum; residuals also keep x's dtype to cast the result",
+        "cells": {"clip_grad": (
+            "@jax.custom_vjp\n"
+            "def clip_grad(x, max_norm):\n"
+            "    return x\n"
+            "\n"
+            "def _clip_grad_fwd(x, max_norm):\n"
+            "    return x, (max_norm, jnp.zeros((), x.dtype))\n"
+            "\n"
+            "def _clip_grad_bwd(residuals, g):\n"
+            "    max_norm, like = residuals\n"
+            "    sq = jnp.sum(g * g)\n"
+            "    inv_norm = lax.rsqrt(jnp.where(sq > 0, sq, 1.0))\n"
+            "    scale = jnp.where(sq > 0, jnp.minimum(1.0, max_norm * inv_norm), 1.0)\n"
+            "    return (g * scale).astype(like.dtype), jnp.zeros_like(max_norm)\n"
+            "\n"
+            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
+    },
+    # ------------------------------------------------------------ pairwise_sq_dists
+    "pairwise_sq_dists_einsum": {
+        "why": "the expansion with jnp.einsum for the norms and for the cross term",
+        "cells": {"pairwise_sq_dists": (
+            "def pairwise_sq_dists(x, y):\n"
+            "    xx = jnp.einsum('id,id->i', x, x)\n"
+            "    yy = jnp.einsum('jd,jd->j', y, y)\n"
+            "    xy = jnp.einsum('id,jd->ij', x, y)\n"
+            "    return jnp.maximum(xx[:, None] + yy[None, :] - 2.0 * xy, 0.0)\n")},
+    },
+    "pairwise_sq_dists_augmented_matmul": {
+        "why": "one matrix product of augmented rows [-2x, |x|^2, 1] and [y, 1, |y|^2] gives "
+               "|x|^2 + |y|^2 - 2 x.y directly; clamped with jnp.clip",
+        "cells": {"pairwise_sq_dists": (
+            "def pairwise_sq_dists(x, y):\n"
+            "    x_sq = jnp.sum(x ** 2, axis=1, keepdims=True)\n"
+            "    y_sq = jnp.sum(y ** 2, axis=1, keepdims=True)\n"
+            "    xa = jnp.concatenate([-2.0 * x, x_sq, jnp.ones_like(x_sq)], axis=1)\n"
+            "    ya = jnp.concatenate([y, jnp.ones_like(y_sq), y_sq], axis=1)\n"
+            "    return jnp.clip(xa @ ya.T, min=0.0)\n")},
+    },
+    "pairwise_sq_dists_dot_general": {
+        "why": "lax.dot_general contracting the feature axes of x and y (no transpose), relu as the clamp",
+        "cells": {"pairwise_sq_dists": (
+            "def pairwise_sq_dists(x, y):\n"
+            "    cross = lax.dot_general(x, y, (((1,), (1,)), ((), ())))\n"
+            "    d = (x * x).sum(-1)[:, None] - 2.0 * cross + (y * y).sum(-1)[None, :]\n"
+            "    return jax.nn.relu(d)\n")},
+    },
+    "pairwise_sq_dists_vmap_rows": {
+        "why": "vmap over the rows of x of a row-against-all-of-y function (xi @ y.T): batched, this "
+               "is one matrix product, not an (n, m, d) broadcast",
+        "cells": {"pairwise_sq_dists": (
+            "def pairwise_sq_dists(x, y):\n"
+            "    y_sq = jnp.sum(y * y, axis=-1)\n"
+            "\n"
+            "    def row(xi):\n"
+            "        return jnp.maximum(jnp.dot(xi, xi) + y_sq - 2.0 * (xi @ y.T), 0.0)\n"
+            "\n"
+            "    return jax.vmap(row)(x)\n")},
+    },
+    "pairwise_sq_dists_inner": {
+        "why": "jnp.inner (contracts the last axes) for the cross term, the factor -2 folded into x "
+               "first, norms from jnp.square",
+        "cells": {"pairwise_sq_dists": (
+            "def pairwise_sq_dists(x, y):\n"
+            "    x_norms = jnp.square(x).sum(axis=1)\n"
+            "    y_norms = jnp.square(y).sum(axis=1)\n"
+            "    d = jnp.inner(-2.0 * x, y)\n"
+            "    d = d + x_norms[:, jnp.newaxis]\n"
+            "    d = d + y_norms[jnp.newaxis, :]\n"
+            "    return jnp.where(d < 0, 0.0, d)\n")},
+    },
+    "pairwise_sq_dists_matmul_helper": {
+        "why": "a helper for squared row norms, jnp.matmul with a transposed y (swapaxes), and the "
+               "cross term subtracted twice in the other order",
+        "cells": {"pairwise_sq_dists": (
+            "def _row_sq_norms(a):\n"
+            "    return jnp.sum(a * a, axis=-1)\n"
+            "\n"
+            "def pairwise_sq_dists(x, y):\n"
+            "    \"\"\"||x_i||^2 - 2 x_i.y_j + ||y_j||^2, clamped at 0; the sum over d is in the matmul.\"\"\"\n"
+            "    cross = jnp.matmul(x, jnp.swapaxes(y, 0, 1))\n"
+            "    out = (_row_sq_norms(x)[:, None] - cross) + (_row_sq_norms(y)[None, :] - cross)\n"
+            "    return jnp.maximum(out, 0)\n")},
+    },
+    # ------------------------------------------------------------ stable_logsumexp
+    "stable_logsumexp_library_float32": {
+        "why": "jax.nn.logsumexp (shifted internally) on the input cast to float32, the result cast back",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    return jax.nn.logsumexp(x.astype(jnp.float32), axis=-1).astype(x.dtype)\n")},
+    },
+    "stable_logsumexp_scipy_import": {
+        "why": "jax.scipy.special.logsumexp imported in the cell, the float32 compute dtype chosen "
+               "with jnp.promote_types",
+        "cells": {"stable_logsumexp": (
+            "from jax.scipy.special import logsumexp\n"
+            "\n"
+            "def stable_logsumexp(x):\n"
+            "    compute = jnp.promote_types(x.dtype, jnp.float32)\n"
+            "    return logsumexp(x.astype(compute), axis=-1).astype(x.dtype)\n")},
+    },
+    "stable_logsumexp_stop_gradient_shift": {
+        "why": "the shift without keepdims (re-expanded with [..., None]) and under lax.stop_gradient, "
+               "as library code writes it; float32 by an explicit astype",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    in_dtype = x.dtype\n"
+            "    x = jnp.asarray(x, jnp.float32)\n"
+            "    c = lax.stop_gradient(jnp.max(x, axis=-1))\n"
+            "    s = jnp.sum(jnp.exp(x - c[..., None]), axis=-1)\n"
+            "    return (c + jnp.log(s)).astype(in_dtype)\n")},
+    },
+    "stable_logsumexp_online_float32_scan": {
+        "why": "a streaming (online) log-sum-exp with lax.scan whose carry is float32: the running "
+               "max and the rescaled running sum, right also for bfloat16 input",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    x32 = x.astype(jnp.float32)\n"
+            "\n"
+            "    def step(carry, x_t):\n"
+            "        c, s = carry\n"
+            "        c_new = jnp.maximum(c, x_t)\n"
+            "        return (c_new, s * jnp.exp(c - c_new) + jnp.exp(x_t - c_new)), None\n"
+            "\n"
+            "    first = x32[..., 0]\n"
+            "    init = (first, jnp.ones_like(first))\n"
+            "    (c, s), _ = lax.scan(step, init, jnp.moveaxis(x32[..., 1:], -1, 0))\n"
+            "    return (c + jnp.log(s)).astype(x.dtype)\n")},
+    },
+    "stable_logsumexp_vmap_rows": {
+        "why": "a 1-D log-sum-exp vmapped over the rows of x reshaped to (rows, N), reshaped back",
+        "cells": {"stable_logsumexp": (
+            "def _lse_1d(v):\n"
+            "    c = jnp.max(v)\n"
+            "    return c + jnp.log(jnp.sum(jnp.exp(v - c)))\n"
+            "\n"
+            "def stable_logsumexp(x):\n"
+            "    rows = x.astype(jnp.float32).reshape(-1, x.shape[-1])\n"
+            "    return jax.vmap(_lse_1d)(rows).reshape(x.shape[:-1]).astype(x.dtype)\n")},
+    },
+    "stable_logsumexp_log_softmax": {
+        "why": "log_softmax(x) at the row's maximum is c - lse, so lse = c - max(log_softmax(x)): the "
+               "library's stable shift, computed in float32",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    x32 = x.astype(jnp.float32)\n"
+            "    c = x32.max(axis=-1)\n"
+            "    return (c - jax.nn.log_softmax(x32, axis=-1).max(axis=-1)).astype(x.dtype)\n")},
+    },
+}
