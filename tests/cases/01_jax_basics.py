@@ -219,3 +219,303 @@ CASES = {
         "fails": ["standardize_columns_jit", "standardize_columns_retrace"],
     },
 }
+
+
+# Correct answers in other idioms than the reference solution: each must pass every graded cell of the
+# exercise it replaces (issue 26: no correct answer loses a point).
+RIGHT = {
+    # ------------------------------------------------------------ weighted_mean
+    "weighted_mean_vdot": {
+        "why": "converts both to float32 at the boundary, then a dot product (jnp.vdot) instead of sum of a product",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    v = jnp.asarray(values, dtype=jnp.float32)\n"
+            "    w = jnp.asarray(weights, dtype=jnp.float32)\n"
+            "    return jnp.vdot(w, v) / w.sum()\n")},
+    },
+    "weighted_mean_jnp_average": {
+        "why": "jnp.average with weights= (the jnp twin of np.average) on arrays converted to float first",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    \"\"\"Weighted mean via jnp.average; the conversion to float comes before any product.\"\"\"\n"
+            "    values = jnp.asarray(values, dtype=float)\n"
+            "    weights = jnp.asarray(weights, dtype=float)\n"
+            "    return jnp.average(values, weights=weights)\n")},
+    },
+    "weighted_mean_einsum": {
+        "why": "jnp.einsum('i,i->', ...) for the weighted sum; jnp.array with the dtype given as a string",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    v = jnp.array(values, dtype='float32')\n"
+            "    w = jnp.array(weights, dtype='float32')\n"
+            "    return jnp.einsum('i,i->', w, v) / jnp.sum(w)\n")},
+    },
+    "weighted_mean_normalise_weights_first": {
+        "why": "normalises the weights to sum 1, then sums w * v: another (stable) order of the float operations",
+        "cells": {"weighted_mean": (
+            "def weighted_mean(values, weights):\n"
+            "    v = jnp.array(values, dtype=jnp.float32)\n"
+            "    w = jnp.array(weights, dtype=jnp.float32)\n"
+            "    w = w / jnp.sum(w)\n"
+            "    return jnp.sum(w * v)\n")},
+    },
+    "weighted_mean_jitted_core": {
+        "why": "converts at the boundary in a plain Python function and hands the float32 arrays to a "
+               "module-level jax.jit core (nested jits inline under the test's jit)",
+        "cells": {"weighted_mean": (
+            "@jax.jit\n"
+            "def _weighted_mean_core(v, w):\n"
+            "    return (w * v).sum() / w.sum()\n"
+            "\n"
+            "\n"
+            "def weighted_mean(values, weights):\n"
+            "    return _weighted_mean_core(jnp.asarray(values, jnp.float32), jnp.asarray(weights, jnp.float32))\n")},
+    },
+    "weighted_mean_lax_convert": {
+        "why": "a conversion helper defined in the cell, and jnp.dot (values first) for the weighted sum",
+        "cells": {"weighted_mean": (
+            "def _as_float32(a):\n"
+            "    return jnp.asarray(a, dtype=jnp.float32)\n"
+            "\n"
+            "\n"
+            "def weighted_mean(values, weights):\n"
+            "    v, w = _as_float32(values), _as_float32(weights)\n"
+            "    return jnp.dot(v, w) / jnp.sum(w)\n")},
+    },
+    # ------------------------------------------------------------ split_and_sample
+    "split_and_sample_python_loop": {
+        "why": "a Python loop over the static n, indexing keys[i + 1] for draw i, stacked with jnp.stack",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    keys = jax.random.split(key, n + 1)\n"
+            "    samples = jnp.stack([jax.random.normal(keys[i + 1], shape) for i in range(n)])\n"
+            "    return keys[0], samples\n")},
+    },
+    "split_and_sample_star_unpack": {
+        "why": "unpacks the split as new_key, *subkeys and loops over the subkeys (same keys, same order)",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    new_key, *subkeys = jax.random.split(key, n + 1)\n"
+            "    samples = jnp.stack([jax.random.normal(k, shape) for k in subkeys])\n"
+            "    return new_key, samples\n")},
+    },
+    "split_and_sample_unpack_then_vmap": {
+        "why": "issue 26's answer: unpacks the typed key array, stacks the subkeys back and vmaps the draw; "
+               "every key is consumed once (JAX's experimental checker called the unpacking reuse)",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    key, *subkeys = jax.random.split(key, n + 1)\n"
+            "    return key, jax.vmap(lambda k: jax.random.normal(k, shape))(jnp.stack(subkeys))\n")},
+    },
+    "split_and_sample_lax_map": {
+        "why": "lax.map (a scan) over keys[1:] instead of vmap: one draw per key, sequentially in one compiled loop",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    keys = jax.random.split(key, n + 1)\n"
+            "    samples = lax.map(lambda k: jax.random.normal(k, shape), keys[1:])\n"
+            "    return keys[0], samples\n")},
+    },
+    "split_and_sample_scan": {
+        "why": "lax.scan with no carry, the keys as xs, the draws stacked as ys",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    keys = jax.random.split(key, num=n + 1)\n"
+            "\n"
+            "    def draw(carry, k):\n"
+            "        return carry, jax.random.normal(k, shape)\n"
+            "\n"
+            "    _, samples = lax.scan(draw, None, keys[1:])\n"
+            "    return keys[0], samples\n")},
+    },
+    "split_and_sample_vmap_partial": {
+        "why": "vmap of functools.partial(jax.random.normal, shape=...) with keyword arguments; the keys "
+               "sliced apart before the draw",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    keys = jax.random.split(key, n + 1)\n"
+            "    new_key, sample_keys = keys[0], keys[1:]\n"
+            "    draw = partial(jax.random.normal, shape=shape, dtype=jnp.float32)\n"
+            "    return new_key, jax.vmap(draw)(sample_keys)\n")},
+    },
+    "split_and_sample_jit_static_argnames": {
+        "why": "decorated with @partial(jax.jit, static_argnames=('n', 'shape')): n and shape are static by "
+               "name, the key traced; the vmap draws as in the reference",
+        "cells": {"split_and_sample": (
+            "@partial(jax.jit, static_argnames=('n', 'shape'))\n"
+            "def split_and_sample(key, n, shape):\n"
+            "    keys = jax.random.split(key, n + 1)\n"
+            "    samples = jax.vmap(lambda k: jax.random.normal(k, shape))(keys[1:])\n"
+            "    return keys[0], samples\n")},
+    },
+    # ------------------------------------------------------------ set_diagonal
+    "set_diagonal_where_eye": {
+        "why": "jnp.where with a boolean identity mask: value on the diagonal, x elsewhere; no scatter",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    x = jnp.asarray(x)\n"
+            "    on_diagonal = jnp.eye(x.shape[0], dtype=bool)\n"
+            "    return jnp.where(on_diagonal, value, x).astype(x.dtype)\n")},
+    },
+    "set_diagonal_lax_select": {
+        "why": "lax.select of a full_like(x, value) against x, with the mask built by broadcasting two aranges",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    x = jnp.asarray(x)\n"
+            "    i = jnp.arange(x.shape[0])\n"
+            "    mask = i[:, None] == i[None, :]\n"
+            "    return lax.select(mask, jnp.full_like(x, value), x)\n")},
+    },
+    "set_diagonal_diag_indices": {
+        "why": "jnp.diag_indices_from gives the (rows, cols) index pair for .at[...].set",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    x = jnp.asarray(x)\n"
+            "    return x.at[jnp.diag_indices_from(x)].set(value)\n")},
+    },
+    "set_diagonal_jnp_fill_diagonal": {
+        "why": "jnp.fill_diagonal with inplace=False: JAX's functional version of np.fill_diagonal",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    return jnp.fill_diagonal(jnp.asarray(x), value, inplace=False)\n")},
+    },
+    "set_diagonal_python_loop": {
+        "why": "a Python loop over the static size n with one .at[i, i].set per entry (unrolled, still jittable)",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    out = jnp.asarray(x)\n"
+            "    for i in range(out.shape[0]):\n"
+            "        out = out.at[i, i].set(value)\n"
+            "    return out\n")},
+    },
+    "set_diagonal_flat_stride": {
+        "why": "the flat-index trick: in the raveled matrix the diagonal is every (n + 1)-th entry",
+        "cells": {"set_diagonal": (
+            "def set_diagonal(x, value):\n"
+            "    x = jnp.asarray(x)\n"
+            "    n = x.shape[0]\n"
+            "    return x.ravel().at[::n + 1].set(value).reshape(n, n)\n")},
+    },
+    # ------------------------------------------------------------ accumulate
+    "accumulate_default_mode": {
+        "why": ".at[idx].add without mode=: a scatter drops out-of-range updates by default",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    return jnp.asarray(x).at[idx].add(values)\n")},
+    },
+    "accumulate_segment_sum": {
+        "why": "jax.ops.segment_sum with num_segments=len(x): ids outside [0, len(x)) are dropped, repeats summed",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    x = jnp.asarray(x)\n"
+            "    return x + jax.ops.segment_sum(values, idx, num_segments=x.shape[0])\n")},
+    },
+    "accumulate_bincount_weights": {
+        "why": "jnp.bincount with weights and a static length: a histogram of the values, past-the-end bins dropped",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    x = jnp.asarray(x)\n"
+            "    return x + jnp.bincount(idx, weights=values, length=x.shape[0])\n")},
+    },
+    "accumulate_where_in_bounds": {
+        "why": "masks explicitly with jnp.where: out-of-range entries get index 0 and value 0 (selected, never "
+               "multiplied), then a plain scatter-add",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    x = jnp.asarray(x)\n"
+            "    idx, values = jnp.asarray(idx), jnp.asarray(values)\n"
+            "    inside = idx < x.shape[0]\n"
+            "    safe_idx = jnp.where(inside, idx, 0)\n"
+            "    safe_values = jnp.where(inside, values, jnp.zeros_like(values))\n"
+            "    return x.at[safe_idx].add(safe_values)\n")},
+    },
+    "accumulate_scan": {
+        "why": "lax.scan over the (index, value) pairs with x as the carry, one dropping scatter per pair: "
+               "sequential like np.add.at, and an empty idx is simply a scan of length 0",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    def add_one(acc, pair):\n"
+            "        i, v = pair\n"
+            "        return acc.at[i].add(v, mode='drop'), None\n"
+            "\n"
+            "    out, _ = lax.scan(add_one, jnp.asarray(x), (jnp.asarray(idx), jnp.asarray(values)))\n"
+            "    return out\n")},
+    },
+    "accumulate_compare_broadcast": {
+        "why": "broadcast comparison idx[:, None] == arange(n) and a jnp.where-selected column sum: no scatter, "
+               "and an ignored value is selected away, never multiplied",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    x = jnp.asarray(x)\n"
+            "    idx, values = jnp.asarray(idx), jnp.asarray(values)\n"
+            "    hits = idx[:, None] == jnp.arange(x.shape[0])[None, :]\n"
+            "    return x + jnp.where(hits, values[:, None], 0.0).sum(axis=0)\n")},
+    },
+    "accumulate_lax_scatter_add": {
+        "why": "lax.scatter_add spelled out with ScatterDimensionNumbers and mode FILL_OR_DROP",
+        "cells": {"accumulate": (
+            "def accumulate(x, idx, values):\n"
+            "    x = jnp.asarray(x)\n"
+            "    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),\n"
+            "                                        scatter_dims_to_operand_dims=(0,))\n"
+            "    return lax.scatter_add(x, jnp.asarray(idx)[:, None], jnp.asarray(values, x.dtype), dnums,\n"
+            "                           mode=lax.GatherScatterMode.FILL_OR_DROP)\n")},
+    },
+    # ------------------------------------------------------------ standardize_columns
+    "standardize_columns_keepdims": {
+        "why": "jnp.mean/jnp.std as functions with keepdims=True: (1, d) statistics broadcast against x",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    mu = jnp.mean(x, axis=0, keepdims=True)\n"
+            "    sigma = jnp.std(x, axis=0, keepdims=True)\n"
+            "    return (x - mu) / sigma\n")},
+    },
+    "standardize_columns_two_pass": {
+        "why": "centres first and takes the root of the mean square of the centred values (two-pass variance)",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    centred = x - x.mean(axis=0)\n"
+            "    return centred / jnp.sqrt(jnp.mean(centred ** 2, axis=0))\n")},
+    },
+    "standardize_columns_rsqrt_var": {
+        "why": "multiplies by lax.rsqrt of the variance instead of dividing by the std",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    return (x - x.mean(axis=0)) * lax.rsqrt(x.var(axis=0))\n")},
+    },
+    "standardize_columns_vmap_columns": {
+        "why": "a one-column function mapped over the columns with vmap(in_axes=1, out_axes=1)",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    def one_column(c):\n"
+            "        return (c - c.mean()) / c.std()\n"
+            "\n"
+            "    return jax.vmap(one_column, in_axes=1, out_axes=1)(x)\n")},
+    },
+    "standardize_columns_transpose_rows": {
+        "why": "works on the transpose, row-wise with keepdims, and transposes back",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    t = x.T\n"
+            "    t = (t - t.mean(axis=1, keepdims=True)) / t.std(axis=1, keepdims=True)\n"
+            "    return t.T\n")},
+    },
+    "standardize_columns_python_loop": {
+        "why": "a Python loop over the static number of columns, stacked back along axis 1",
+        "cells": {"standardize_columns": (
+            "def standardize_columns(x):\n"
+            "    cols = []\n"
+            "    for j in range(x.shape[1]):\n"
+            "        c = x[:, j]\n"
+            "        cols.append((c - jnp.mean(c)) / jnp.std(c))\n"
+            "    return jnp.stack(cols, axis=1)\n")},
+    },
+    "standardize_columns_jit_decorated": {
+        "why": "@jax.jit on the function itself; sums divided by m instead of mean()",
+        "cells": {"standardize_columns": (
+            "@jax.jit\n"
+            "def standardize_columns(x):\n"
+            "    m = x.shape[0]\n"
+            "    centred = x - jnp.sum(x, axis=0) / m\n"
+            "    return centred / jnp.sqrt(jnp.sum(centred * centred, axis=0) / m)\n")},
+    },
+}

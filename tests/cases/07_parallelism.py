@@ -133,3 +133,213 @@ CASES = {
         "fails": ["data_parallel_step_correctness", "data_parallel_step_jit", "data_parallel_step_structure"],
     },
 }
+
+
+# Correct answers in other idioms than the reference solution: each must pass every graded cell of the
+# exercise it replaces (issue 26: no correct answer loses a point). The solution cell also holds
+# classifier_loss, so every answer starts with it.
+RIGHT = {
+    # ------------------------------------------------------------ per_example_grads
+    "per_example_grads_lambda": {
+        "why": "the one-example loss as a lambda over classifier_loss on x[None], y[None], vmapped with "
+               "in_axes=(None, 0, 0)",
+        "cells": {"per_example_grads": _LOSS + (
+            "def per_example_grads(params, xs, ys):\n"
+            "    one = lambda p, x, y: classifier_loss(p, x[None], y[None])\n"
+            "    return jax.vmap(jax.grad(one), in_axes=(None, 0, 0))(params, xs, ys)\n")},
+    },
+    "per_example_grads_batches_of_one": {
+        "why": "reshapes the batch into B batches of one example (xs[:, None], ys[:, None]) and vmaps the "
+               "gradient of classifier_loss itself, no wrapper function",
+        "cells": {"per_example_grads": _LOSS + (
+            "def per_example_grads(params, xs, ys):\n"
+            "    grad_fn = jax.grad(classifier_loss)\n"
+            "    return jax.vmap(grad_fn, in_axes=(None, 0, 0))(params, xs[:, None, :], ys[:, None])\n")},
+    },
+    "per_example_grads_single_example_loss": {
+        "why": "writes the loss of one example from scratch (W @ x + b, -log_softmax[y]) instead of reusing "
+               "the batch loss",
+        "cells": {"per_example_grads": _LOSS + (
+            "def example_loss(params, x, y):\n"
+            "    \"\"\"Cross-entropy of one example: x of shape (D,), y an int label.\"\"\"\n"
+            "    logits = params['W'] @ x + params['b']\n"
+            "    return -jax.nn.log_softmax(logits)[y]\n"
+            "\n"
+            "\n"
+            "def per_example_grads(params, xs, ys):\n"
+            "    return jax.vmap(jax.grad(example_loss), in_axes=(None, 0, 0))(params, xs, ys)\n")},
+    },
+    "per_example_grads_value_and_grad": {
+        "why": "vmap of jax.value_and_grad (per-example losses come along) and keeps only the gradients",
+        "cells": {"per_example_grads": _LOSS + (
+            "def per_example_grads(params, xs, ys):\n"
+            "    def one_example_loss(params, x, y):\n"
+            "        return classifier_loss(params, x[None], y[None])\n"
+            "\n"
+            "    _losses, grads = jax.vmap(jax.value_and_grad(one_example_loss), in_axes=(None, 0, 0))(params, xs, ys)\n"
+            "    return grads\n")},
+    },
+    "per_example_grads_stacked_decorators": {
+        "why": "the transformations as decorators: @partial(jax.vmap, in_axes=(None, 0, 0)) over @jax.grad",
+        "cells": {"per_example_grads": _LOSS + (
+            "@partial(jax.vmap, in_axes=(None, 0, 0))\n"
+            "@jax.grad\n"
+            "def example_grad(params, x, y):\n"
+            "    return classifier_loss(params, x[None], y[None])\n"
+            "\n"
+            "\n"
+            "def per_example_grads(params, xs, ys):\n"
+            "    return example_grad(params, xs, ys)\n")},
+    },
+    "per_example_grads_closure_over_params": {
+        "why": "closes over params so vmap's default in_axes=0 maps only xs and ys",
+        "cells": {"per_example_grads": _LOSS + (
+            "def per_example_grads(params, xs, ys):\n"
+            "    grad_fn = jax.grad(lambda p, x, y: classifier_loss(p, x[None], y[None]))\n"
+            "    return jax.vmap(lambda x, y: grad_fn(params, x, y))(xs, ys)\n")},
+    },
+    "per_example_grads_tree_in_axes": {
+        "why": "in_axes given as a pytree matching params ({'W': None, 'b': None}) and the function jitted "
+               "by decorator; grad with an explicit argnums=0",
+        "cells": {"per_example_grads": _LOSS + (
+            "@jax.jit\n"
+            "def per_example_grads(params, xs, ys):\n"
+            "    def one_example_loss(params, x, y):\n"
+            "        return classifier_loss(params, jnp.expand_dims(x, 0), jnp.expand_dims(y, 0))\n"
+            "\n"
+            "    shared = jax.tree.map(lambda _: None, params)\n"
+            "    return jax.vmap(jax.grad(one_example_loss, argnums=0), in_axes=(shared, 0, 0))(params, xs, ys)\n")},
+    },
+    # ------------------------------------------------------------ data_parallel_step
+    "data_parallel_step_device_put_sharded_jit": {
+        "why": "the automatic way: device_put xs and ys with NamedSharding(mesh, P('batch')), params "
+               "replicated, then the plain jitted step; the compiler inserts the all-reduce",
+        "cells": {"data_parallel_step": _LOSS + (
+            "@jax.jit\n"
+            "def _plain_step(params, xs, ys, lr):\n"
+            "    grads = jax.grad(classifier_loss)(params, xs, ys)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "\n"
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "    split, replicated = NamedSharding(mesh, P('batch')), NamedSharding(mesh, P())\n"
+            "    xs, ys = jax.device_put(xs, split), jax.device_put(ys, split)\n"
+            "    params = jax.device_put(params, replicated)\n"
+            "    return _plain_step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_jit_in_shardings": {
+        "why": "jax.jit with in_shardings/out_shardings naming the layout instead of device_put",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "    rep, batch = NamedSharding(mesh, P()), NamedSharding(mesh, P('batch'))\n"
+            "\n"
+            "    def step(params, xs, ys, lr):\n"
+            "        grads = jax.grad(classifier_loss)(params, xs, ys)\n"
+            "        return {k: params[k] - lr * grads[k] for k in params}\n"
+            "\n"
+            "    step = jax.jit(step, in_shardings=(rep, batch, batch, rep), out_shardings=rep)\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_sharding_constraint": {
+        "why": "lax.with_sharding_constraint inside the jitted step pins xs and ys to P('batch')",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "    by_batch = NamedSharding(mesh, P('batch'))\n"
+            "\n"
+            "    @jax.jit\n"
+            "    def step(params, xs, ys, lr):\n"
+            "        xs = lax.with_sharding_constraint(xs, by_batch)\n"
+            "        ys = lax.with_sharding_constraint(ys, by_batch)\n"
+            "        grads = jax.grad(classifier_loss)(params, xs, ys)\n"
+            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_pmap_pmean_grads": {
+        "why": "the older pmap recipe: batch reshaped to (devices, -1, ...), grad on each device, pmean of the "
+               "gradients (pmap does not sum them for replicated params), and [0] of the replicated result",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    n = jax.device_count()\n"
+            "\n"
+            "    def local_step(params, xs_block, ys_block, lr):\n"
+            "        grads = lax.pmean(jax.grad(classifier_loss)(params, xs_block, ys_block), axis_name='devices')\n"
+            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "    step = jax.pmap(local_step, axis_name='devices', in_axes=(None, 0, 0, None))\n"
+            "    out = step(params, xs.reshape(n, -1, xs.shape[-1]), ys.reshape(n, -1), lr)\n"
+            "    return jax.tree.map(lambda leaf: leaf[0], out)\n")},
+    },
+    "data_parallel_step_whole_step_in_shard_map": {
+        "why": "the whole step runs per device inside shard_map: grad of the pmean-ed loss (global, so the "
+               "gradient is the whole batch's) and the update, with lr passed replicated",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "\n"
+            "    @jax.jit\n"
+            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch'), P()), out_specs=P())\n"
+            "    def step(params, xs_block, ys_block, lr):\n"
+            "        global_loss = lambda p: lax.pmean(classifier_loss(p, xs_block, ys_block), 'batch')\n"
+            "        grads = jax.grad(global_loss)(params)\n"
+            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_psum_over_global_batch": {
+        "why": "each device sums its examples' losses; psum of the sums divided by the global batch size is "
+               "the mean loss (another order of the float operations than a pmean of means); make_mesh "
+               "with Auto axes",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = jax.make_mesh((len(jax.devices()),), ('batch',), axis_types=(jax.sharding.AxisType.Auto,))\n"
+            "    batch_size = xs.shape[0]\n"
+            "\n"
+            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch')), out_specs=P())\n"
+            "    def mean_loss(params, xs_block, ys_block):\n"
+            "        block_sum = classifier_loss(params, xs_block, ys_block) * xs_block.shape[0]\n"
+            "        return lax.psum(block_sum, 'batch') / batch_size\n"
+            "\n"
+            "    @jax.jit\n"
+            "    def step(params, xs, ys, lr):\n"
+            "        loss, grads = jax.value_and_grad(mean_loss)(params, xs, ys)\n"
+            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_summed_grads_divided": {
+        "why": "per-device grad inside shard_map, which JAX already sums over the devices for replicated "
+               "params (section 5), divided by lax.axis_size: the mean gradient",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "\n"
+            "    @jax.jit\n"
+            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch'), P()), out_specs=P())\n"
+            "    def step(params, xs_block, ys_block, lr):\n"
+            "        summed = jax.grad(classifier_loss)(params, xs_block, ys_block)   # summed over devices\n"
+            "        n = lax.axis_size('batch')\n"
+            "        return jax.tree.map(lambda p, g: p - lr * (g / n), params, summed)\n"
+            "\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+    "data_parallel_step_check_vma_off_pmean_grads": {
+        "why": "shard_map with check_vma=False tracks no replication, so (as with pmap) the per-device "
+               "gradients are not summed for you and a pmean of them is the mean gradient",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "\n"
+            "    @jax.jit\n"
+            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch'), P()),\n"
+            "             out_specs=P(), check_vma=False)\n"
+            "    def step(params, xs_block, ys_block, lr):\n"
+            "        grads = lax.pmean(jax.grad(classifier_loss)(params, xs_block, ys_block), 'batch')\n"
+            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "\n"
+            "    return step(params, xs, ys, lr)\n")},
+    },
+}
