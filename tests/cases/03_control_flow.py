@@ -252,3 +252,418 @@ CASES = {
         "fails": ["ema_correctness"],
     },
 }
+
+# Correct answers in other idioms than the reference: each one must pass every graded cell of the
+# exercises it touches (issue 26: no correct answer loses a point).
+RIGHT = {
+    # ------------------------------------------------------------ repeated_square
+    "repeated_square_while_counter": {
+        "why": "lax.while_loop with an explicit (counter, value) carry: a while with a traced trip count, "
+               "the same n multiplications",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    def not_done(state):\n"
+            "        i, _ = state\n"
+            "        return i < n\n"
+            "\n"
+            "    def square(state):\n"
+            "        i, y = state\n"
+            "        return i + 1, y * y\n"
+            "\n"
+            "    _, y = lax.while_loop(not_done, square, (0, x))\n"
+            "    return y\n")},
+    },
+    "repeated_square_while_countdown": {
+        "why": "counts n down to 0 in a lax.while_loop instead of counting an index up",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    \"\"\"Square x elementwise n times, counting the remaining squarings down.\"\"\"\n"
+            "    remaining, y = lax.while_loop(lambda s: s[0] > 0,\n"
+            "                                  lambda s: (s[0] - 1, s[1] * s[1]),\n"
+            "                                  (jnp.asarray(n, jnp.int32), x))\n"
+            "    return y\n")},
+    },
+    "repeated_square_fori_named_body": {
+        "why": "lax.fori_loop with a named body that ignores the index and calls jnp.square, all "
+               "arguments by keyword",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    # the loop index is not needed: every pass does the same thing\n"
+            "    def body(_, y):\n"
+            "        return jnp.square(y)\n"
+            "\n"
+            "    return lax.fori_loop(lower=0, upper=n, body_fun=body, init_val=x)\n")},
+    },
+    "repeated_square_jit_decorated": {
+        "why": "jits itself with no static arguments, so n stays traced and one program serves every n; "
+               "the power is written y ** 2 (integer_pow, the same product)",
+        "cells": {"repeated_square": (
+            "@jax.jit\n"
+            "def repeated_square(x, n):\n"
+            "    return lax.fori_loop(0, n, lambda i, y: y ** 2, x)\n")},
+    },
+    "repeated_square_dict_state": {
+        "why": "a lax.while_loop whose state is a dict pytree, the counter kept as int32 with jnp.int32",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    state = {'done': jnp.int32(0), 'value': jnp.asarray(x)}\n"
+            "\n"
+            "    def step(s):\n"
+            "        return {'done': s['done'] + 1, 'value': s['value'] * s['value']}\n"
+            "\n"
+            "    return lax.while_loop(lambda s: s['done'] < n, step, state)['value']\n")},
+    },
+    "repeated_square_lax_mul": {
+        "why": "fori_loop counting from 1 to n + 1 (still n passes) with lax.mul for the product",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    return lax.fori_loop(1, n + 1, lambda i, y: lax.mul(y, y), x)\n")},
+    },
+    # ------------------------------------------------------------ newton_sqrt
+    "newton_sqrt_named_body_keywords": {
+        "why": "the Newton step as a named helper inside the cell, fori_loop called with keywords, and "
+               "the average written (y + a / y) / 2 (halving is exact either way)",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    def newton_step(i, y):\n"
+            "        \"\"\"One Newton step for y ** 2 = a.\"\"\"\n"
+            "        return (y + a / y) / 2\n"
+            "\n"
+            "    return lax.fori_loop(lower=0, upper=num_iters, body_fun=newton_step, init_val=a)\n")},
+    },
+    "newton_sqrt_carry_pair": {
+        "why": "carries the pair (a, y) through the loop instead of closing over a",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    def body(i, carry):\n"
+            "        target, y = carry\n"
+            "        return target, 0.5 * (y + target / y)\n"
+            "\n"
+            "    _, y = lax.fori_loop(0, num_iters, body, (a, a))\n"
+            "    return y\n")},
+    },
+    "newton_sqrt_update_form": {
+        "why": "Newton's update written as y - f(y) / f'(y) with f(y) = y * y - a: the same iteration, "
+               "another order of float operations",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    def body(i, y):\n"
+            "        return y - (y * y - a) / (2.0 * y)\n"
+            "    return lax.fori_loop(0, num_iters, body, a)\n")},
+    },
+    "newton_sqrt_jit_static_argnames": {
+        "why": "jits itself with num_iters static by name, as the exercise intends; the loop is a fori_loop",
+        "cells": {"newton_sqrt": (
+            "@partial(jax.jit, static_argnames='num_iters')\n"
+            "def newton_sqrt(a, num_iters):\n"
+            "    return lax.fori_loop(0, num_iters, lambda i, y: 0.5 * (y + a / y), a)\n")},
+    },
+    "newton_sqrt_jnp_functions": {
+        "why": "converts a with jnp.asarray and spells the step with jnp.multiply/jnp.add/jnp.divide",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    a = jnp.asarray(a, dtype=jnp.float32)\n"
+            "    step = lambda i, y: jnp.multiply(0.5, jnp.add(y, jnp.divide(a, y)))\n"
+            "    return lax.fori_loop(0, num_iters, step, a)\n")},
+    },
+    "newton_sqrt_dict_carry_reciprocal": {
+        "why": "a dict carry, and a / y computed as a * (1 / y) (a different rounding, within float32 "
+               "tolerance)",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    def body(i, state):\n"
+            "        y = state['y']\n"
+            "        return {'y': 0.5 * (y + a * (1.0 / y))}\n"
+            "    return lax.fori_loop(0, num_iters, body, {'y': a})['y']\n")},
+    },
+    # ------------------------------------------------------------ collatz_steps
+    "collatz_steps_cond_in_body": {
+        "why": "chooses between m // 2 and 3m + 1 with lax.cond inside the while body instead of jnp.where",
+        "cells": {"collatz_steps": (
+            "def collatz_steps(n):\n"
+            "    def body(state):\n"
+            "        m, steps = state\n"
+            "        m = lax.cond(m % 2 == 0, lambda v: v // 2, lambda v: 3 * v + 1, m)\n"
+            "        return m, steps + 1\n"
+            "\n"
+            "    init = (jnp.asarray(n, jnp.int32), jnp.int32(0))\n"
+            "    return lax.while_loop(lambda s: s[0] != 1, body, init)[1]\n")},
+    },
+    "collatz_steps_arithmetic_mask": {
+        "why": "an arithmetic mask (odd = m % 2) blends the two successors; the loop stops when m > 1 fails",
+        "cells": {"collatz_steps": (
+            "def collatz_steps(n):\n"
+            "    def body(state):\n"
+            "        m, steps = state\n"
+            "        odd = m % 2\n"
+            "        m = odd * (3 * m + 1) + (1 - odd) * (m // 2)\n"
+            "        return m, steps + 1\n"
+            "\n"
+            "    _, steps = lax.while_loop(lambda s: s[0] > 1, body, (jnp.int32(n), jnp.int32(0)))\n"
+            "    return steps\n")},
+    },
+    "collatz_steps_bit_ops_select": {
+        "why": "parity from a bitwise and, halving by a right shift, lax.select to choose",
+        "cells": {"collatz_steps": (
+            "def collatz_steps(n):\n"
+            "    def cond_fun(state):\n"
+            "        return state[0] != 1\n"
+            "\n"
+            "    def body_fun(state):\n"
+            "        m, steps = state\n"
+            "        is_odd = (m & 1) == 1\n"
+            "        return lax.select(is_odd, 3 * m + 1, m >> 1), steps + 1\n"
+            "\n"
+            "    start = lax.convert_element_type(n, jnp.int32)\n"
+            "    return lax.while_loop(cond_fun, body_fun, (start, jnp.zeros((), jnp.int32)))[1]\n")},
+    },
+    "collatz_steps_dict_state_jitted": {
+        "why": "jits itself (n traced) and keeps the loop state in a dict pytree",
+        "cells": {"collatz_steps": (
+            "@jax.jit\n"
+            "def collatz_steps(n):\n"
+            "    \"\"\"Collatz steps from n to 1, as int32.\"\"\"\n"
+            "    def step(s):\n"
+            "        m = s['m']\n"
+            "        return {'m': jnp.where(m % 2 == 0, m // 2, 3 * m + 1), 'count': s['count'] + 1}\n"
+            "\n"
+            "    out = lax.while_loop(lambda s: s['m'] != 1, step,\n"
+            "                         {'m': jnp.asarray(n, jnp.int32), 'count': jnp.int32(0)})\n"
+            "    return out['count']\n")},
+    },
+    "collatz_steps_helper_functions": {
+        "why": "the Collatz map as a helper function using jnp.floor_divide / jnp.remainder, and an "
+               "int32 counter cast at the end",
+        "cells": {"collatz_steps": (
+            "def collatz_next(m):\n"
+            "    even = jnp.remainder(m, 2) == 0\n"
+            "    return jnp.where(even, jnp.floor_divide(m, 2), 3 * m + 1)\n"
+            "\n"
+            "\n"
+            "def collatz_steps(n):\n"
+            "    def keep_going(state):\n"
+            "        return state[0] != 1\n"
+            "\n"
+            "    def advance(state):\n"
+            "        return collatz_next(state[0]), state[1] + 1\n"
+            "\n"
+            "    _, count = lax.while_loop(keep_going, advance, (jnp.asarray(n, dtype=jnp.int32), 0))\n"
+            "    return count.astype(jnp.int32)\n")},
+    },
+    "collatz_steps_odd_then_halve": {
+        "why": "an odd m goes to 3m + 1, which is even, so one pass may take both steps and count 2: "
+               "fewer passes, the same count",
+        "cells": {"collatz_steps": (
+            "def collatz_steps(n):\n"
+            "    def body(state):\n"
+            "        m, steps = state\n"
+            "        odd = m % 2 == 1\n"
+            "        # odd: 3m + 1 is even, halve it right away (two steps); even: one halving\n"
+            "        m = jnp.where(odd, (3 * m + 1) // 2, m // 2)\n"
+            "        return m, steps + jnp.where(odd, 2, 1)\n"
+            "\n"
+            "    return lax.while_loop(lambda s: s[0] != 1, body, (jnp.asarray(n, jnp.int32), jnp.int32(0)))[1]\n")},
+    },
+    # ------------------------------------------------------------ halve_if_wide
+    "halve_if_wide_ptp_multiply": {
+        "why": "the spread as jnp.ptp (max - min is never negative) and halving as x * 0.5 (exact)",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    return lax.cond(jnp.ptp(x) > 1.0, lambda v: v * 0.5, lambda v: v, x)\n")},
+    },
+    "halve_if_wide_no_operands": {
+        "why": "branches without operands that close over x: lax.cond(pred, lambda: x / 2, lambda: x)",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    spread = jnp.abs(x.max() - x.min())\n"
+            "    return lax.cond(spread > 1.0, lambda: x / 2, lambda: x)\n")},
+    },
+    "halve_if_wide_negated_predicate": {
+        "why": "negates the test with jnp.logical_not (not <=, which would differ on nan) and swaps "
+               "the branches",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    def keep(v):\n"
+            "        return v\n"
+            "\n"
+            "    def halve(v):\n"
+            "        return v / 2\n"
+            "\n"
+            "    narrow = jnp.logical_not(jnp.abs(jnp.max(x) - jnp.min(x)) > 1.0)\n"
+            "    return lax.cond(narrow, keep, halve, x)\n")},
+    },
+    "halve_if_wide_jitted_greater": {
+        "why": "jits itself, takes the comparison with jnp.greater and divides with jnp.true_divide",
+        "cells": {"halve_if_wide": (
+            "@jax.jit\n"
+            "def halve_if_wide(x):\n"
+            "    \"\"\"Halve x when its values spread over more than 1.\"\"\"\n"
+            "    wide = jnp.greater(jnp.abs(jnp.max(x) - jnp.min(x)), 1.0)\n"
+            "    return lax.cond(wide, lambda v: jnp.true_divide(v, 2.0), lambda v: v, x)\n")},
+    },
+    "halve_if_wide_flattened": {
+        "why": "takes the extremes of the flattened array (jnp.ravel) and compares hi - lo without abs, "
+               "since max - min is never negative",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    flat = jnp.ravel(x)\n"
+            "    lo, hi = jnp.min(flat), jnp.max(flat)\n"
+            "    return lax.cond(hi - lo > 1.0, lambda v: v / 2.0, lambda v: v, x)\n")},
+    },
+    "halve_if_wide_scale_factor": {
+        "why": "lax.cond picks the scale factor (0.5 or 1.0) and the multiplication happens outside; "
+               "still one 2-branch cond deciding for the whole array",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    wide = jnp.abs(jnp.max(x) - jnp.min(x)) > 1.0\n"
+            "    factor = lax.cond(wide, lambda: jnp.float32(0.5), lambda: jnp.float32(1.0))\n"
+            "    return x * factor\n")},
+    },
+    # ------------------------------------------------------------ activation
+    "activation_switch_clamps_itself": {
+        "why": "relies on lax.switch clamping an out-of-range index to 0 or 3 itself (documented)",
+        "cells": {"activation": (
+            "def activation(x, kind):\n"
+            "    return lax.switch(kind, [lambda v: v, jax.nn.relu, jnp.tanh, jax.nn.sigmoid], x)\n")},
+    },
+    "activation_named_branches": {
+        "why": "named branch functions written by hand (relu by jnp.maximum, sigmoid by 1 / (1 + exp(-v))) "
+               "and the clamp by jnp.minimum/jnp.maximum",
+        "cells": {"activation": (
+            "def activation(x, kind):\n"
+            "    def identity(v):\n"
+            "        return v\n"
+            "\n"
+            "    def relu(v):\n"
+            "        return jnp.maximum(v, 0.0)\n"
+            "\n"
+            "    def tanh(v):\n"
+            "        return jnp.tanh(v)\n"
+            "\n"
+            "    def sigmoid(v):\n"
+            "        return 1.0 / (1.0 + jnp.exp(-v))\n"
+            "\n"
+            "    index = jnp.minimum(jnp.maximum(kind, 0), 3)\n"
+            "    return lax.switch(index, (identity, relu, tanh, sigmoid), x)\n")},
+    },
+    "activation_lax_clamp": {
+        "why": "clamps with lax.clamp(0, kind, 3) and keeps the branches in a module-level tuple",
+        "cells": {"activation": (
+            "ACTIVATIONS = (lambda v: v, jax.nn.relu, jnp.tanh, jax.nn.sigmoid)\n"
+            "\n"
+            "\n"
+            "def activation(x, kind):\n"
+            "    return lax.switch(lax.clamp(0, kind, 3), ACTIVATIONS, x)\n")},
+    },
+    "activation_jitted_dict": {
+        "why": "jits itself with kind traced; the branches come from a dict keyed by kind, listed in order",
+        "cells": {"activation": (
+            "_BY_KIND = {0: lambda v: v, 1: jax.nn.relu, 2: jnp.tanh, 3: jax.nn.sigmoid}\n"
+            "\n"
+            "\n"
+            "@jax.jit\n"
+            "def activation(x, kind):\n"
+            "    \"\"\"identity / relu / tanh / sigmoid by kind, one compiled program for all kinds.\"\"\"\n"
+            "    branches = [_BY_KIND[k] for k in range(4)]\n"
+            "    return lax.switch(jnp.clip(jnp.asarray(kind, jnp.int32), 0, 3), branches, x)\n")},
+    },
+    "activation_where_inside_branches": {
+        "why": "relu as jnp.where(v > 0, v, 0) and sigmoid via tanh (sigmoid(v) = (1 + tanh(v / 2)) / 2), "
+               "inside a 4-way lax.switch",
+        "cells": {"activation": (
+            "def activation(x, kind):\n"
+            "    branches = [\n"
+            "        lambda v: v,\n"
+            "        lambda v: jnp.where(v > 0, v, jnp.zeros_like(v)),\n"
+            "        jnp.tanh,\n"
+            "        lambda v: 0.5 * (1.0 + jnp.tanh(0.5 * v)),\n"
+            "    ]\n"
+            "    return lax.switch(jnp.clip(kind, min=0, max=3), branches, x)\n")},
+    },
+    "activation_jax_nn_functions": {
+        "why": "jnp.asarray as the identity branch (no lambda), and the clamped index cast to int32 "
+               "with .astype",
+        "cells": {"activation": (
+            "def activation(x, kind):\n"
+            "    k = jnp.clip(kind, 0, 3).astype(jnp.int32)\n"
+            "    return lax.switch(k, [jnp.asarray, jax.nn.relu, jnp.tanh, jax.nn.sigmoid], x)\n")},
+    },
+    # ------------------------------------------------------------ ema
+    "ema_scan_whole_sequence": {
+        "why": "scans over all of x from carry x[0]: step 0 gives alpha * x0 + (1 - alpha) * x0 = x0 "
+               "(to rounding), so no concatenation is needed",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    def step(prev, x_t):\n"
+            "        y_t = alpha * x_t + (1 - alpha) * prev\n"
+            "        return y_t, y_t\n"
+            "\n"
+            "    _, ys = lax.scan(step, x[0], x)\n"
+            "    return ys\n")},
+    },
+    "ema_increment_form": {
+        "why": "the update written prev + alpha * (x_t - prev): the same average, another order of "
+               "float operations; the first row is put back with .at[0].set",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    def step(prev, x_t):\n"
+            "        new = prev + alpha * (x_t - prev)\n"
+            "        return new, new\n"
+            "\n"
+            "    _, ys = lax.scan(step, x[0], x)\n"
+            "    return ys.at[0].set(x[0])\n")},
+    },
+    "ema_scan_over_indices": {
+        "why": "scans over the time indices 1..T-1 and reads x[t] inside the step (a traced index)",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    def step(prev, t):\n"
+            "        y_t = alpha * x[t] + (1.0 - alpha) * prev\n"
+            "        return y_t, y_t\n"
+            "\n"
+            "    _, rest = lax.scan(step, x[0], jnp.arange(1, x.shape[0]))\n"
+            "    return jnp.concatenate([x[None, 0], rest])\n")},
+    },
+    "ema_scan_unrolled_body": {
+        "why": "lax.scan with unroll=8: still one scan in the jaxpr (unrolling happens in the compiler); "
+               "the result is stacked with jnp.vstack / jnp.hstack",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    beta = 1.0 - alpha\n"
+            "\n"
+            "    def step(prev, x_t):\n"
+            "        y_t = alpha * x_t + beta * prev\n"
+            "        return y_t, y_t\n"
+            "\n"
+            "    _, rest = lax.scan(step, x[0], x[1:], unroll=8)\n"
+            "    stack = jnp.vstack if x.ndim > 1 else jnp.hstack\n"
+            "    return stack([x[:1], rest])\n")},
+    },
+    "ema_alpha_in_carry": {
+        "why": "carries alpha alongside the average and emits only the average; "
+               "keyword arguments to lax.scan",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    \"\"\"y[0] = x[0]; y[t] = alpha * x[t] + (1 - alpha) * y[t - 1].\"\"\"\n"
+            "    def step(carry, x_t):\n"
+            "        a, prev = carry\n"
+            "        y_t = a * x_t + (1 - a) * prev\n"
+            "        return (a, y_t), y_t\n"
+            "\n"
+            "    init = (jnp.asarray(alpha, x.dtype), x[0])\n"
+            "    _, rest = lax.scan(f=step, init=init, xs=x[1:])\n"
+            "    return jnp.concatenate((x[:1], rest), axis=0)\n")},
+    },
+    "ema_jitted_emits_pair": {
+        "why": "jits itself (alpha traced) and emits (x_t, y_t) pairs from the scan, keeping only y",
+        "cells": {"ema": (
+            "@jax.jit\n"
+            "def ema(x, alpha):\n"
+            "    def step(prev, x_t):\n"
+            "        y_t = jnp.add(jnp.multiply(alpha, x_t), jnp.multiply(1 - alpha, prev))\n"
+            "        return y_t, (x_t, y_t)\n"
+            "\n"
+            "    _, (_, rest) = lax.scan(step, x[0], x[1:])\n"
+            "    return jnp.concatenate([jnp.expand_dims(x[0], 0), rest])\n")},
+    },
+}
