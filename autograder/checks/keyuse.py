@@ -2,7 +2,7 @@
 
 JAX's experimental checker (`jax_debug_key_reuse`) infers reuse from how key *values* flow through
 a jaxpr, and it errs on idioms that use every key once: unpacking a typed key array
-(`key, *subkeys = jax.random.split(key, n + 1)`) is reported as reuse. A student who is right must
+(`key, *subkeys = jax.random.split(key, 4)`) is reported as reuse. A student who is right must
 not lose a point to it, so the verdict here rests on evidence: the key data each random operation
 actually consumed.
 

@@ -271,17 +271,6 @@ RIGHT = {
             "def weighted_mean(values, weights):\n"
             "    return _weighted_mean_core(jnp.asarray(values, jnp.float32), jnp.asarray(weights, jnp.float32))\n")},
     },
-    "weighted_mean_lax_convert": {
-        "why": "a conversion helper defined in the cell, and jnp.dot (values first) for the weighted sum",
-        "cells": {"weighted_mean": (
-            "def _as_float32(a):\n"
-            "    return jnp.asarray(a, dtype=jnp.float32)\n"
-            "\n"
-            "\n"
-            "def weighted_mean(values, weights):\n"
-            "    v, w = _as_float32(values), _as_float32(weights)\n"
-            "    return jnp.dot(v, w) / jnp.sum(w)\n")},
-    },
     # ------------------------------------------------------------ split_and_sample
     "split_and_sample_python_loop": {
         "why": "a Python loop over the static n, indexing keys[i + 1] for draw i, stacked with jnp.stack",
@@ -314,28 +303,6 @@ RIGHT = {
             "    keys = jax.random.split(key, n + 1)\n"
             "    samples = lax.map(lambda k: jax.random.normal(k, shape), keys[1:])\n"
             "    return keys[0], samples\n")},
-    },
-    "split_and_sample_scan": {
-        "why": "lax.scan with no carry, the keys as xs, the draws stacked as ys",
-        "cells": {"split_and_sample": (
-            "def split_and_sample(key, n, shape):\n"
-            "    keys = jax.random.split(key, num=n + 1)\n"
-            "\n"
-            "    def draw(carry, k):\n"
-            "        return carry, jax.random.normal(k, shape)\n"
-            "\n"
-            "    _, samples = lax.scan(draw, None, keys[1:])\n"
-            "    return keys[0], samples\n")},
-    },
-    "split_and_sample_vmap_partial": {
-        "why": "vmap of functools.partial(jax.random.normal, shape=...) with keyword arguments; the keys "
-               "sliced apart before the draw",
-        "cells": {"split_and_sample": (
-            "def split_and_sample(key, n, shape):\n"
-            "    keys = jax.random.split(key, n + 1)\n"
-            "    new_key, sample_keys = keys[0], keys[1:]\n"
-            "    draw = partial(jax.random.normal, shape=shape, dtype=jnp.float32)\n"
-            "    return new_key, jax.vmap(draw)(sample_keys)\n")},
     },
     "split_and_sample_jit_static_argnames": {
         "why": "decorated with @partial(jax.jit, static_argnames=('n', 'shape')): n and shape are static by "
@@ -387,14 +354,6 @@ RIGHT = {
             "        out = out.at[i, i].set(value)\n"
             "    return out\n")},
     },
-    "set_diagonal_flat_stride": {
-        "why": "the flat-index trick: in the raveled matrix the diagonal is every (n + 1)-th entry",
-        "cells": {"set_diagonal": (
-            "def set_diagonal(x, value):\n"
-            "    x = jnp.asarray(x)\n"
-            "    n = x.shape[0]\n"
-            "    return x.ravel().at[::n + 1].set(value).reshape(n, n)\n")},
-    },
     # ------------------------------------------------------------ accumulate
     "accumulate_default_mode": {
         "why": ".at[idx].add without mode=: a scatter drops out-of-range updates by default",
@@ -440,26 +399,6 @@ RIGHT = {
             "    out, _ = lax.scan(add_one, jnp.asarray(x), (jnp.asarray(idx), jnp.asarray(values)))\n"
             "    return out\n")},
     },
-    "accumulate_compare_broadcast": {
-        "why": "broadcast comparison idx[:, None] == arange(n) and a jnp.where-selected column sum: no scatter, "
-               "and an ignored value is selected away, never multiplied",
-        "cells": {"accumulate": (
-            "def accumulate(x, idx, values):\n"
-            "    x = jnp.asarray(x)\n"
-            "    idx, values = jnp.asarray(idx), jnp.asarray(values)\n"
-            "    hits = idx[:, None] == jnp.arange(x.shape[0])[None, :]\n"
-            "    return x + jnp.where(hits, values[:, None], 0.0).sum(axis=0)\n")},
-    },
-    "accumulate_lax_scatter_add": {
-        "why": "lax.scatter_add spelled out with ScatterDimensionNumbers and mode FILL_OR_DROP",
-        "cells": {"accumulate": (
-            "def accumulate(x, idx, values):\n"
-            "    x = jnp.asarray(x)\n"
-            "    dnums = lax.ScatterDimensionNumbers(update_window_dims=(), inserted_window_dims=(0,),\n"
-            "                                        scatter_dims_to_operand_dims=(0,))\n"
-            "    return lax.scatter_add(x, jnp.asarray(idx)[:, None], jnp.asarray(values, x.dtype), dnums,\n"
-            "                           mode=lax.GatherScatterMode.FILL_OR_DROP)\n")},
-    },
     # ------------------------------------------------------------ standardize_columns
     "standardize_columns_keepdims": {
         "why": "jnp.mean/jnp.std as functions with keepdims=True: (1, d) statistics broadcast against x",
@@ -490,24 +429,6 @@ RIGHT = {
             "        return (c - c.mean()) / c.std()\n"
             "\n"
             "    return jax.vmap(one_column, in_axes=1, out_axes=1)(x)\n")},
-    },
-    "standardize_columns_transpose_rows": {
-        "why": "works on the transpose, row-wise with keepdims, and transposes back",
-        "cells": {"standardize_columns": (
-            "def standardize_columns(x):\n"
-            "    t = x.T\n"
-            "    t = (t - t.mean(axis=1, keepdims=True)) / t.std(axis=1, keepdims=True)\n"
-            "    return t.T\n")},
-    },
-    "standardize_columns_python_loop": {
-        "why": "a Python loop over the static number of columns, stacked back along axis 1",
-        "cells": {"standardize_columns": (
-            "def standardize_columns(x):\n"
-            "    cols = []\n"
-            "    for j in range(x.shape[1]):\n"
-            "        c = x[:, j]\n"
-            "        cols.append((c - jnp.mean(c)) / jnp.std(c))\n"
-            "    return jnp.stack(cols, axis=1)\n")},
     },
     "standardize_columns_jit_decorated": {
         "why": "@jax.jit on the function itself; sums divided by m instead of mean()",

@@ -272,14 +272,6 @@ RIGHT = {
             "\n"
             "create_filled_jit = jax.jit(create_filled, static_argnums=1)\n")},
     },
-    "create_filled_repeat": {
-        "why": "jnp.repeat of the 0-d array of val: the repeat count is the static length",
-        "cells": {"create_filled": (
-            "def create_filled(val, length):\n"
-            "    return jnp.repeat(jnp.asarray(val), length)\n"
-            "\n"
-            "create_filled_jit = jax.jit(create_filled, static_argnums=1)\n")},
-    },
     "create_filled_decorated_wrapper": {
         "why": "create_filled_jit written as its own function under a @partial(jax.jit, static_argnames=...) "
                "decorator that calls create_filled",
@@ -335,16 +327,6 @@ RIGHT = {
             "def flatten_features(x):\n"
             "    return lax.collapse(x, 1)\n")},
     },
-    "flatten_features_ndim_branch": {
-        "why": "a Python branch on the static ndim: a batch of numbers gets a new axis, the rest a reshape "
-               "whose width is the size of one example's shape",
-        "cells": {"flatten_features": (
-            "def flatten_features(x):\n"
-            "    if x.ndim == 1:\n"
-            "        return x[:, None]\n"
-            "    width = int(np.prod(x.shape[1:]))\n"
-            "    return x.reshape(x.shape[0], width)\n")},
-    },
     # ------------------------------------------------------------ mask_tensor
     "mask_tensor_where_literal": {
         "why": "jnp.where with a Python float literal: a weak type, so the result keeps x's float32",
@@ -374,12 +356,6 @@ RIGHT = {
             "    flat = x.ravel()\n"
             "    targets = jnp.where(mask.ravel(), jnp.arange(flat.size), flat.size)\n"
             "    return flat.at[targets].set(-100.0, mode='drop').reshape(x.shape)\n")},
-    },
-    "mask_tensor_jnp_select": {
-        "why": "jnp.select with one condition and x as the default",
-        "cells": {"mask_tensor": (
-            "def mask_tensor(x, mask):\n"
-            "    return jnp.select([mask], [jnp.full_like(x, -100.0)], default=x)\n")},
     },
     "mask_tensor_jit_decorated_negated": {
         "why": "@jax.jit on the function itself, keeping x where the mask is False (~mask)",
@@ -415,16 +391,6 @@ RIGHT = {
             "def sum_negatives(x):\n"
             "    clipped = jnp.clip(x, max=0.0)\n"
             "    return jnp.sum(clipped, axis=tuple(range(x.ndim)))\n")},
-    },
-    "sum_negatives_scan": {
-        "why": "a running sum in lax.scan over the flattened x, adding each entry only if it is negative "
-               "(a different, still accurate summation order)",
-        "cells": {"sum_negatives": (
-            "def sum_negatives(x):\n"
-            "    def step(total, value):\n"
-            "        return total + jnp.where(value < 0, value, 0.0), None\n"
-            "    total, _ = lax.scan(step, jnp.zeros((), x.dtype), x.ravel())\n"
-            "    return total\n")},
     },
     "sum_negatives_jit_select": {
         "why": "@jax.jit on the function, lax.select against a zeros array",
@@ -493,18 +459,6 @@ RIGHT = {
             "    (out, count), _ = lax.scan(step, start, x)\n"
             "    return out, count\n")},
     },
-    "compact_negatives_searchsorted": {
-        "why": "a gather instead of a scatter: slot j reads the entry where the running count of negatives "
-               "first reaches j + 1 (jnp.searchsorted on the cumsum)",
-        "cells": {"compact_negatives": (
-            "def compact_negatives(x, fill):\n"
-            "    n = x.shape[0]\n"
-            "    running = jnp.cumsum(x < 0, dtype=jnp.int32)\n"
-            "    count = running[-1]\n"
-            "    source = jnp.searchsorted(running, jnp.arange(1, n + 1))\n"
-            "    picked = jnp.take(x, source, mode='clip')\n"
-            "    return jnp.where(jnp.arange(n) < count, picked, fill), count\n")},
-    },
     # ------------------------------------------------------------ bucket_pad
     "bucket_pad_next_generator": {
         "why": "next() over a generator with a None default picks the first fitting bucket",
@@ -558,18 +512,6 @@ RIGHT = {
             "    padded = lax.dynamic_update_slice(jnp.zeros((size,), x.dtype), x, (0,))\n"
             "    return padded, lax.iota(jnp.int32, size) < n\n")},
     },
-    "bucket_pad_np_searchsorted": {
-        "why": "np.searchsorted on the static tuple of buckets: NumPy on Python ints, so a concrete index "
-               "even under jit",
-        "cells": {"bucket_pad": (
-            "def bucket_pad(x, buckets):\n"
-            "    n = x.shape[0]\n"
-            "    i = int(np.searchsorted(np.asarray(buckets), n, side='left'))\n"
-            "    if i >= len(buckets):\n"
-            "        raise ValueError(f'length {n} does not fit in {buckets}')\n"
-            "    size = int(buckets[i])\n"
-            "    return jnp.concatenate([x, jnp.zeros(size - n, x.dtype)]), np.arange(size) < n\n")},
-    },
     "bucket_pad_jit_decorated": {
         "why": "the function jitted by a decorator with buckets static by name: the bucket choice and "
                "the ValueError happen while tracing",
@@ -608,17 +550,6 @@ RIGHT = {
             "def masked_mean(padded, mask):\n"
             "    kept = lax.select(mask, padded, jnp.zeros_like(padded))\n"
             "    return kept.sum() / mask.astype(jnp.float32).sum()\n")},
-    },
-    "masked_mean_fori_loop": {
-        "why": "accumulates (sum, count) entry by entry in lax.fori_loop over the static length",
-        "cells": {"masked_mean": (
-            "def masked_mean(padded, mask):\n"
-            "    def body(i, carry):\n"
-            "        total, count = carry\n"
-            "        keep = mask[i]\n"
-            "        return total + jnp.where(keep, padded[i], 0.0), count + keep.astype(jnp.float32)\n"
-            "    total, count = lax.fori_loop(0, padded.shape[0], body, (jnp.float32(0.0), jnp.float32(0.0)))\n"
-            "    return total / count\n")},
     },
     "masked_mean_jit_dot": {
         "why": "@jax.jit on the function; the sum is a dot product of the selected values with the "

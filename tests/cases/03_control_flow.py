@@ -313,12 +313,6 @@ RIGHT = {
             "\n"
             "    return lax.while_loop(lambda s: s['done'] < n, step, state)['value']\n")},
     },
-    "repeated_square_lax_mul": {
-        "why": "fori_loop counting from 1 to n + 1 (still n passes) with lax.mul for the product",
-        "cells": {"repeated_square": (
-            "def repeated_square(x, n):\n"
-            "    return lax.fori_loop(1, n + 1, lambda i, y: lax.mul(y, y), x)\n")},
-    },
     # ------------------------------------------------------------ newton_sqrt
     "newton_sqrt_named_body_keywords": {
         "why": "the Newton step as a named helper inside the cell, fori_loop called with keywords, and "
@@ -365,16 +359,6 @@ RIGHT = {
             "    a = jnp.asarray(a, dtype=jnp.float32)\n"
             "    step = lambda i, y: jnp.multiply(0.5, jnp.add(y, jnp.divide(a, y)))\n"
             "    return lax.fori_loop(0, num_iters, step, a)\n")},
-    },
-    "newton_sqrt_dict_carry_reciprocal": {
-        "why": "a dict carry, and a / y computed as a * (1 / y) (a different rounding, within float32 "
-               "tolerance)",
-        "cells": {"newton_sqrt": (
-            "def newton_sqrt(a, num_iters):\n"
-            "    def body(i, state):\n"
-            "        y = state['y']\n"
-            "        return {'y': 0.5 * (y + a * (1.0 / y))}\n"
-            "    return lax.fori_loop(0, num_iters, body, {'y': a})['y']\n")},
     },
     # ------------------------------------------------------------ collatz_steps
     "collatz_steps_cond_in_body": {
@@ -450,20 +434,6 @@ RIGHT = {
             "    _, count = lax.while_loop(keep_going, advance, (jnp.asarray(n, dtype=jnp.int32), 0))\n"
             "    return count.astype(jnp.int32)\n")},
     },
-    "collatz_steps_odd_then_halve": {
-        "why": "an odd m goes to 3m + 1, which is even, so one pass may take both steps and count 2: "
-               "fewer passes, the same count",
-        "cells": {"collatz_steps": (
-            "def collatz_steps(n):\n"
-            "    def body(state):\n"
-            "        m, steps = state\n"
-            "        odd = m % 2 == 1\n"
-            "        # odd: 3m + 1 is even, halve it right away (two steps); even: one halving\n"
-            "        m = jnp.where(odd, (3 * m + 1) // 2, m // 2)\n"
-            "        return m, steps + jnp.where(odd, 2, 1)\n"
-            "\n"
-            "    return lax.while_loop(lambda s: s[0] != 1, body, (jnp.asarray(n, jnp.int32), jnp.int32(0)))[1]\n")},
-    },
     # ------------------------------------------------------------ halve_if_wide
     "halve_if_wide_ptp_multiply": {
         "why": "the spread as jnp.ptp (max - min is never negative) and halving as x * 0.5 (exact)",
@@ -509,15 +479,6 @@ RIGHT = {
             "    flat = jnp.ravel(x)\n"
             "    lo, hi = jnp.min(flat), jnp.max(flat)\n"
             "    return lax.cond(hi - lo > 1.0, lambda v: v / 2.0, lambda v: v, x)\n")},
-    },
-    "halve_if_wide_scale_factor": {
-        "why": "lax.cond picks the scale factor (0.5 or 1.0) and the multiplication happens outside; "
-               "still one 2-branch cond deciding for the whole array",
-        "cells": {"halve_if_wide": (
-            "def halve_if_wide(x):\n"
-            "    wide = jnp.abs(jnp.max(x) - jnp.min(x)) > 1.0\n"
-            "    factor = lax.cond(wide, lambda: jnp.float32(0.5), lambda: jnp.float32(1.0))\n"
-            "    return x * factor\n")},
     },
     # ------------------------------------------------------------ activation
     "activation_switch_clamps_itself": {
@@ -580,14 +541,6 @@ RIGHT = {
             "    ]\n"
             "    return lax.switch(jnp.clip(kind, min=0, max=3), branches, x)\n")},
     },
-    "activation_jax_nn_functions": {
-        "why": "jnp.asarray as the identity branch (no lambda), and the clamped index cast to int32 "
-               "with .astype",
-        "cells": {"activation": (
-            "def activation(x, kind):\n"
-            "    k = jnp.clip(kind, 0, 3).astype(jnp.int32)\n"
-            "    return lax.switch(k, [jnp.asarray, jax.nn.relu, jnp.tanh, jax.nn.sigmoid], x)\n")},
-    },
     # ------------------------------------------------------------ ema
     "ema_scan_whole_sequence": {
         "why": "scans over all of x from carry x[0]: step 0 gives alpha * x0 + (1 - alpha) * x0 = x0 "
@@ -638,21 +591,6 @@ RIGHT = {
             "    _, rest = lax.scan(step, x[0], x[1:], unroll=8)\n"
             "    stack = jnp.vstack if x.ndim > 1 else jnp.hstack\n"
             "    return stack([x[:1], rest])\n")},
-    },
-    "ema_alpha_in_carry": {
-        "why": "carries alpha alongside the average and emits only the average; "
-               "keyword arguments to lax.scan",
-        "cells": {"ema": (
-            "def ema(x, alpha):\n"
-            "    \"\"\"y[0] = x[0]; y[t] = alpha * x[t] + (1 - alpha) * y[t - 1].\"\"\"\n"
-            "    def step(carry, x_t):\n"
-            "        a, prev = carry\n"
-            "        y_t = a * x_t + (1 - a) * prev\n"
-            "        return (a, y_t), y_t\n"
-            "\n"
-            "    init = (jnp.asarray(alpha, x.dtype), x[0])\n"
-            "    _, rest = lax.scan(f=step, init=init, xs=x[1:])\n"
-            "    return jnp.concatenate((x[:1], rest), axis=0)\n")},
     },
     "ema_jitted_emits_pair": {
         "why": "jits itself (alpha traced) and emits (x_t, y_t) pairs from the scan, keeping only y",

@@ -275,16 +275,6 @@ RIGHT = {
             "        layers.append({'b': jnp.zeros_like(W[:, 0]), 'W': W})   # key order does not matter in a dict\n"
             "    return layers\n")},
     },
-    "init_mlp_shapes_first_power_scale": {
-        "why": "iterates the split keys directly with a shape tuple built first, and a Python-float power for the "
-               "scale (fan_in ** -0.5)",
-        "cells": {"init_mlp": (
-            "def init_mlp(key, dims):\n"
-            "    keys = jax.random.split(key, len(dims) - 1)\n"
-            "    shapes = [(dims[i + 1], dims[i]) for i in range(len(dims) - 1)]\n"
-            "    return [{'W': jax.random.normal(k, shape) * shape[1] ** -0.5, 'b': jnp.zeros(shape[0])}\n"
-            "            for k, shape in zip(keys, shapes)]\n")},
-    },
     # ------------------------------------------------------------ mlp_forward
     "mlp_forward_enumerate_if_last": {
         "why": "one loop over every layer, the tanh skipped on the last by a Python test of the index "
@@ -339,25 +329,6 @@ RIGHT = {
             "    h = reduce(_dense_tanh, params[:-1], x)\n"
             "    return params[-1]['W'] @ h + params[-1]['b']\n")},
     },
-    "mlp_forward_recursive": {
-        "why": "recursion on the list of layers: one layer is linear, otherwise tanh of the first layer feeds "
-               "the rest (the recursion depth is the static number of layers)",
-        "cells": {"mlp_forward": (
-            "def mlp_forward(params, x):\n"
-            "    first, rest = params[0], params[1:]\n"
-            "    y = first['W'] @ x + first['b']\n"
-            "    if not rest:\n"
-            "        return y\n"
-            "    return mlp_forward(rest, jnp.tanh(y))\n")},
-    },
-    "mlp_forward_row_vector": {
-        "why": "the row-vector convention x @ W.T (jnp.matmul) instead of W @ x: the same dot products",
-        "cells": {"mlp_forward": (
-            "def mlp_forward(params, x):\n"
-            "    for layer in params[:-1]:\n"
-            "        x = jnp.tanh(jnp.matmul(x, layer['W'].T) + layer['b'])\n"
-            "    return jnp.matmul(x, params[-1]['W'].T) + params[-1]['b']\n")},
-    },
     # ------------------------------------------------------------ mlp_forward_batch
     "mlp_forward_batch_closure": {
         "why": "vmap of a lambda that closes over params, so only xs is mapped (default in_axes=0)",
@@ -394,19 +365,6 @@ RIGHT = {
             "    def one(x, p):\n"
             "        return mlp_forward(params=p, x=x)\n"
             "    return jax.vmap(one, in_axes=(0, None))(xs, params)\n")},
-    },
-    "mlp_forward_batch_columns": {
-        "why": "maps over the columns of xs.T (in_axes=1): the examples as columns, the outputs stacked on axis 0",
-        "cells": {"mlp_forward_batch": (
-            "def mlp_forward_batch(params, xs):\n"
-            "    return jax.vmap(mlp_forward, in_axes=(None, 1))(params, xs.T)\n")},
-    },
-    "mlp_forward_batch_jit_decorated": {
-        "why": "the vmap inside a function the student jits with @jax.jit: the grader's jit wraps it once more",
-        "cells": {"mlp_forward_batch": (
-            "@jax.jit\n"
-            "def mlp_forward_batch(params, xs):\n"
-            "    return jax.vmap(mlp_forward, in_axes=(None, 0))(params, xs)\n")},
     },
     # ------------------------------------------------------------ tree_l2_norm
     "tree_l2_norm_ravel_pytree": {
@@ -451,14 +409,6 @@ RIGHT = {
             "def tree_l2_norm(tree):\n"
             "    squares = [jnp.vdot(leaf, leaf) for leaf in jax.tree_util.tree_leaves(tree)]\n"
             "    return jnp.sqrt(functools.reduce(operator.add, squares, jnp.zeros((), jnp.float32)))\n")},
-    },
-    "tree_l2_norm_concatenate_dot": {
-        "why": "concatenates the raveled float32 leaves by hand and takes sqrt(v . v)",
-        "cells": {"tree_l2_norm": (
-            "def tree_l2_norm(tree):\n"
-            "    leaves = [jnp.ravel(jnp.asarray(leaf, jnp.float32)) for leaf in jax.tree.leaves(tree)]\n"
-            "    v = jnp.concatenate(leaves) if leaves else jnp.zeros(0, jnp.float32)\n"
-            "    return jnp.sqrt(v @ v)\n")},
     },
     # ------------------------------------------------------------ sgd_step
     "sgd_step_tree_util_named_fn": {
@@ -506,13 +456,6 @@ RIGHT = {
             "    def update(p, g):\n"
             "        return lax.convert_element_type(p - lr * g, jnp.result_type(p))\n"
             "    return jax.tree.map(update, params, grads)\n")},
-    },
-    "sgd_step_map_with_path": {
-        "why": "jax.tree.map_with_path (the hook for per-leaf rules such as no decay on biases), "
-               "the path unused here",
-        "cells": {"sgd_step": (
-            "def sgd_step(params, grads, lr):\n"
-            "    return jax.tree.map_with_path(lambda path, p, g: p - lr * g, params, grads)\n")},
     },
     # ------------------------------------------------------------ train_step
     "train_step_lambda_loss": {
@@ -565,16 +508,5 @@ RIGHT = {
             "        return jnp.sum(err * err) / err.size\n"
             "    loss, grads = jax.value_and_grad(loss_fn)(params)\n"
             "    return sgd_step(params, grads, lr), loss\n")},
-    },
-    "train_step_partial_keywords": {
-        "why": "a loss of (params, xs, ys) with the batch bound by partial(..., xs=xs, ys=ys); "
-               "the mean over outputs, then over rows (same value for equal-length rows)",
-        "cells": {"train_step": (
-            "def train_step(params, xs, ys, lr):\n"
-            "    def loss_fn(p, xs, ys):\n"
-            "        per_row = jnp.mean((mlp_forward_batch(p, xs) - ys) ** 2, axis=-1)\n"
-            "        return jnp.mean(per_row)\n"
-            "    loss, grads = jax.value_and_grad(partial(loss_fn, xs=xs, ys=ys))(params)\n"
-            "    return sgd_step(params, grads, lr=lr), loss\n")},
     },
 }

@@ -242,16 +242,6 @@ RIGHT = {
             "    first = jax.grad(f)\n"
             "    return jax.grad(lambda x: first(x))\n")},
     },
-    "second_derivative_value_and_grad_inside": {
-        "why": "the inner derivative comes from jax.value_and_grad (its gradient part), the outer from "
-               "jax.grad: the same nesting through another API",
-        "cells": {"second_derivative": (
-            "def second_derivative(f):\n"
-            "    def slope(x):\n"
-            "        _, d = jax.value_and_grad(f)(x)\n"
-            "        return d\n"
-            "    return jax.grad(slope)\n")},
-    },
     "second_derivative_forward_over_reverse": {
         "why": "jax.jacfwd over jax.grad(f): forward mode on top of the reverse-mode first derivative, "
                "which for a scalar x is the same f'' (the custom rules are followed the same way)",
@@ -306,21 +296,6 @@ RIGHT = {
             "    while len(derivatives) <= n:\n"
             "        derivatives.append(jax.grad(derivatives[-1]))\n"
             "    return derivatives[n]\n")},
-    },
-    "nth_derivative_factory_closure": {
-        "why": "a helper that returns a fresh closure per level (make_derivative(g)), so each level "
-               "captures its own g",
-        "cells": {"nth_derivative": (
-            "def nth_derivative(f, n):\n"
-            "    def make_derivative(g):\n"
-            "        def dg(x):\n"
-            "            return jax.grad(g)(x)\n"
-            "        return dg\n"
-            "\n"
-            "    result = f\n"
-            "    for _ in range(n):\n"
-            "        result = make_derivative(result)\n"
-            "    return result\n")},
     },
     # ------------------------------------------------------------ loss_and_grad
     "loss_and_grad_take_along_axis": {
@@ -395,21 +370,6 @@ RIGHT = {
             "def loss_and_grad(params, xs, labels):\n"
             "    return jax.value_and_grad(_loss_with_accuracy, argnums=0, has_aux=True)(params, xs, labels)\n")},
     },
-    "loss_and_grad_unpacked_and_repacked": {
-        "why": "unpacks the result and returns it rebuilt ((loss, accuracy), grads); the accuracy is "
-               "computed from stop_gradient logits (it is not differentiated either way)",
-        "cells": {"loss_and_grad": (
-            "def loss_and_grad(params, xs, labels):\n"
-            "    def loss_fn(p):\n"
-            "        logits = xs @ p['W'].T + p['b']\n"
-            "        log_probs = logits - jax.nn.logsumexp(logits, axis=-1, keepdims=True)\n"
-            "        loss = -jnp.mean(log_probs[jnp.arange(len(labels)), labels])\n"
-            "        predictions = jnp.argmax(lax.stop_gradient(logits), axis=-1)\n"
-            "        return loss, jnp.mean(predictions == labels)\n"
-            "\n"
-            "    (loss, accuracy), grads = jax.value_and_grad(loss_fn, has_aux=True)(params)\n"
-            "    return (loss, accuracy), grads\n")},
-    },
     # ------------------------------------------------------------ hvp
     "hvp_unpacked_tangent": {
         "why": "the same forward-over-reverse product, the jvp's (primal, tangent) unpacked by name "
@@ -453,15 +413,6 @@ RIGHT = {
             "@partial(jax.jit, static_argnums=0)\n"
             "def hvp(f, x, v):\n"
             "    return jax.jvp(jax.grad(f), [x], [v])[1]\n")},
-    },
-    "hvp_value_and_grad_inside": {
-        "why": "the gradient comes from jax.value_and_grad (its gradient part), pushed forward along v",
-        "cells": {"hvp": (
-            "def hvp(f, x, v):\n"
-            "    def gradient(y):\n"
-            "        return jax.value_and_grad(f)(y)[1]\n"
-            "    primal_out, tangent_out = jax.jvp(gradient, (x,), (v,))\n"
-            "    return tangent_out\n")},
     },
     # ------------------------------------------------------------ newton_minimize
     "newton_minimize_named_body": {
@@ -524,19 +475,5 @@ RIGHT = {
             "\n"
             "    x, _ = lax.fori_loop(0, num_steps, body, (x0, df(x0)))\n"
             "    return x\n")},
-    },
-    "newton_minimize_hessian_helper": {
-        "why": "a helper returns the Newton step from jax.grad (f') and jax.grad of it (f''), in "
-               "float32 arithmetic written as multiplication by the reciprocal",
-        "cells": {"newton_minimize": (
-            "def newton_minimize(f, x0, num_steps):\n"
-            "    \"\"\"num_steps Newton steps from x0, compiled as one loop.\"\"\"\n"
-            "    first = jax.grad(f)\n"
-            "    second = jax.grad(first)\n"
-            "\n"
-            "    def newton_step(step_index, x):\n"
-            "        return x - first(x) * (1.0 / second(x))\n"
-            "\n"
-            "    return lax.fori_loop(0, num_steps, newton_step, x0)\n")},
     },
 }

@@ -197,17 +197,6 @@ RIGHT = {
             "    jax.debug.print('mean={m}', m=m)\n"
             "    return m\n")},
     },
-    "debug_mean_average_helper": {
-        "why": "jnp.average for the value and a small helper that prints and passes the value through",
-        "cells": {"debug_mean": (
-            "def _show(label, value):\n"
-            "    jax.debug.print(label + '={v}', v=value)\n"
-            "    return value\n"
-            "\n"
-            "\n"
-            "def debug_mean(x):\n"
-            "    return _show('mean', jnp.average(x))\n")},
-    },
     # ------------------------------------------------------------ shifted
     "shifted_jnp_add": {
         "why": "jnp.add(x, shift): the same sum spelled as a function call",
@@ -241,12 +230,6 @@ RIGHT = {
         "cells": {"shifted": (
             "def shifted(x, shift):\n"
             "    return x + jnp.full_like(x, shift)\n")},
-    },
-    "shifted_tree_map": {
-        "why": "jax.tree.map over x, so the same function also shifts every leaf of a pytree",
-        "cells": {"shifted": (
-            "def shifted(x, shift):\n"
-            "    return jax.tree.map(lambda leaf: leaf + shift, x)\n")},
     },
     # ------------------------------------------------------------ random_walk
     "random_walk_scan_position": {
@@ -302,15 +285,5 @@ RIGHT = {
             "\n"
             "    _, steps = lax.scan(coin_to_step, None, keys)\n"
             "    return jnp.cumsum(steps)\n")},
-    },
-    "random_walk_associative_scan": {
-        "why": "the running sum by lax.associative_scan(jnp.add, ...) (a parallel prefix sum) over "
-               "int32 steps from jnp.where",
-        "cells": {"random_walk": (
-            "def random_walk(key, num_steps):\n"
-            "    keys = jax.random.split(key, num_steps)\n"
-            "    up = jax.vmap(jax.random.bernoulli)(keys)\n"
-            "    steps = jnp.where(up, 1, -1).astype(jnp.int32)\n"
-            "    return lax.associative_scan(jnp.add, steps)\n")},
     },
 }

@@ -191,25 +191,6 @@ RIGHT = {
             "def per_example_grads(params, xs, ys):\n"
             "    return example_grad(params, xs, ys)\n")},
     },
-    "per_example_grads_closure_over_params": {
-        "why": "closes over params so vmap's default in_axes=0 maps only xs and ys",
-        "cells": {"per_example_grads": _LOSS + (
-            "def per_example_grads(params, xs, ys):\n"
-            "    grad_fn = jax.grad(lambda p, x, y: classifier_loss(p, x[None], y[None]))\n"
-            "    return jax.vmap(lambda x, y: grad_fn(params, x, y))(xs, ys)\n")},
-    },
-    "per_example_grads_tree_in_axes": {
-        "why": "in_axes given as a pytree matching params ({'W': None, 'b': None}) and the function jitted "
-               "by decorator; grad with an explicit argnums=0",
-        "cells": {"per_example_grads": _LOSS + (
-            "@jax.jit\n"
-            "def per_example_grads(params, xs, ys):\n"
-            "    def one_example_loss(params, x, y):\n"
-            "        return classifier_loss(params, jnp.expand_dims(x, 0), jnp.expand_dims(y, 0))\n"
-            "\n"
-            "    shared = jax.tree.map(lambda _: None, params)\n"
-            "    return jax.vmap(jax.grad(one_example_loss, argnums=0), in_axes=(shared, 0, 0))(params, xs, ys)\n")},
-    },
     # ------------------------------------------------------------ data_parallel_step
     "data_parallel_step_device_put_sharded_jit": {
         "why": "the automatic way: device_put xs and ys with NamedSharding(mesh, P('batch')), params "
@@ -285,59 +266,6 @@ RIGHT = {
             "    def step(params, xs_block, ys_block, lr):\n"
             "        global_loss = lambda p: lax.pmean(classifier_loss(p, xs_block, ys_block), 'batch')\n"
             "        grads = jax.grad(global_loss)(params)\n"
-            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
-            "\n"
-            "    return step(params, xs, ys, lr)\n")},
-    },
-    "data_parallel_step_psum_over_global_batch": {
-        "why": "each device sums its examples' losses; psum of the sums divided by the global batch size is "
-               "the mean loss (another order of the float operations than a pmean of means); make_mesh "
-               "with Auto axes",
-        "cells": {"data_parallel_step": _LOSS + (
-            "def data_parallel_step(params, xs, ys, lr):\n"
-            "    mesh = jax.make_mesh((len(jax.devices()),), ('batch',), axis_types=(jax.sharding.AxisType.Auto,))\n"
-            "    batch_size = xs.shape[0]\n"
-            "\n"
-            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch')), out_specs=P())\n"
-            "    def mean_loss(params, xs_block, ys_block):\n"
-            "        block_sum = classifier_loss(params, xs_block, ys_block) * xs_block.shape[0]\n"
-            "        return lax.psum(block_sum, 'batch') / batch_size\n"
-            "\n"
-            "    @jax.jit\n"
-            "    def step(params, xs, ys, lr):\n"
-            "        loss, grads = jax.value_and_grad(mean_loss)(params, xs, ys)\n"
-            "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
-            "\n"
-            "    return step(params, xs, ys, lr)\n")},
-    },
-    "data_parallel_step_summed_grads_divided": {
-        "why": "per-device grad inside shard_map, which JAX already sums over the devices for replicated "
-               "params (section 5), divided by lax.axis_size: the mean gradient",
-        "cells": {"data_parallel_step": _LOSS + (
-            "def data_parallel_step(params, xs, ys, lr):\n"
-            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
-            "\n"
-            "    @jax.jit\n"
-            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch'), P()), out_specs=P())\n"
-            "    def step(params, xs_block, ys_block, lr):\n"
-            "        summed = jax.grad(classifier_loss)(params, xs_block, ys_block)   # summed over devices\n"
-            "        n = lax.axis_size('batch')\n"
-            "        return jax.tree.map(lambda p, g: p - lr * (g / n), params, summed)\n"
-            "\n"
-            "    return step(params, xs, ys, lr)\n")},
-    },
-    "data_parallel_step_check_vma_off_pmean_grads": {
-        "why": "shard_map with check_vma=False tracks no replication, so (as with pmap) the per-device "
-               "gradients are not summed for you and a pmean of them is the mean gradient",
-        "cells": {"data_parallel_step": _LOSS + (
-            "def data_parallel_step(params, xs, ys, lr):\n"
-            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
-            "\n"
-            "    @jax.jit\n"
-            "    @partial(jax.shard_map, mesh=mesh, in_specs=(P(), P('batch'), P('batch'), P()),\n"
-            "             out_specs=P(), check_vma=False)\n"
-            "    def step(params, xs_block, ys_block, lr):\n"
-            "        grads = lax.pmean(jax.grad(classifier_loss)(params, xs_block, ys_block), 'batch')\n"
             "        return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
             "\n"
             "    return step(params, xs, ys, lr)\n")},

@@ -270,15 +270,6 @@ RIGHT = {
             "    norm = jnp.linalg.norm(jnp.where(is_zero, 1.0, flat))\n"
             "    return jnp.where(is_zero, jnp.zeros_like(norm), norm)\n")},
     },
-    "safe_norm_custom_jvp_defjvps": {
-        "why": "custom_jvp with defjvps (tangent, answer, x), the guarded division inside a helper",
-        "cells": {"safe_norm": (
-            "def _guarded_divide(a, b):\n"
-            "    return jnp.where(b > 0, a / jnp.where(b > 0, b, 1.0), jnp.zeros_like(a))\n"
-            "\n"
-            "safe_norm = jax.custom_jvp(lambda x: jnp.sqrt(jnp.sum(x ** 2)))\n"
-            "safe_norm.defjvps(lambda t, ans, x: jnp.sum(_guarded_divide(x, ans) * t))\n")},
-    },
     # ------------------------------------------------------------ clip_grad
     "clip_grad_none_cotangent": {
         "why": "bwd returns None for max_norm (JAX reads it as a zero cotangent); the norm from "
@@ -379,26 +370,6 @@ RIGHT = {
             "\n"
             "clip_grad.defvjp(forward, backward)\n")},
     },
-    "clip_grad_rsqrt": {
-        "why": "the scale max_norm * rsqrt(||g||^2) with the squared norm guarded by where, compared "
-               "against 1 with jnp.minimum; residuals also keep x's dtype to cast the result",
-        "cells": {"clip_grad": (
-            "@jax.custom_vjp\n"
-            "def clip_grad(x, max_norm):\n"
-            "    return x\n"
-            "\n"
-            "def _clip_grad_fwd(x, max_norm):\n"
-            "    return x, (max_norm, jnp.zeros((), x.dtype))\n"
-            "\n"
-            "def _clip_grad_bwd(residuals, g):\n"
-            "    max_norm, like = residuals\n"
-            "    sq = jnp.sum(g * g)\n"
-            "    inv_norm = lax.rsqrt(jnp.where(sq > 0, sq, 1.0))\n"
-            "    scale = jnp.where(sq > 0, jnp.minimum(1.0, max_norm * inv_norm), 1.0)\n"
-            "    return (g * scale).astype(like.dtype), jnp.zeros_like(max_norm)\n"
-            "\n"
-            "clip_grad.defvjp(_clip_grad_fwd, _clip_grad_bwd)\n")},
-    },
     # ------------------------------------------------------------ pairwise_sq_dists
     "pairwise_sq_dists_einsum": {
         "why": "the expansion with jnp.einsum for the norms and for the cross term",
@@ -451,19 +422,6 @@ RIGHT = {
             "    d = d + x_norms[:, jnp.newaxis]\n"
             "    d = d + y_norms[jnp.newaxis, :]\n"
             "    return jnp.where(d < 0, 0.0, d)\n")},
-    },
-    "pairwise_sq_dists_matmul_helper": {
-        "why": "a helper for squared row norms, jnp.matmul with a transposed y (swapaxes), and the "
-               "cross term subtracted twice in the other order",
-        "cells": {"pairwise_sq_dists": (
-            "def _row_sq_norms(a):\n"
-            "    return jnp.sum(a * a, axis=-1)\n"
-            "\n"
-            "def pairwise_sq_dists(x, y):\n"
-            "    \"\"\"||x_i||^2 - 2 x_i.y_j + ||y_j||^2, clamped at 0; the sum over d is in the matmul.\"\"\"\n"
-            "    cross = jnp.matmul(x, jnp.swapaxes(y, 0, 1))\n"
-            "    out = (_row_sq_norms(x)[:, None] - cross) + (_row_sq_norms(y)[None, :] - cross)\n"
-            "    return jnp.maximum(out, 0)\n")},
     },
     # ------------------------------------------------------------ stable_logsumexp
     "stable_logsumexp_library_float32": {
@@ -520,14 +478,5 @@ RIGHT = {
             "def stable_logsumexp(x):\n"
             "    rows = x.astype(jnp.float32).reshape(-1, x.shape[-1])\n"
             "    return jax.vmap(_lse_1d)(rows).reshape(x.shape[:-1]).astype(x.dtype)\n")},
-    },
-    "stable_logsumexp_log_softmax": {
-        "why": "log_softmax(x) at the row's maximum is c - lse, so lse = c - max(log_softmax(x)): the "
-               "library's stable shift, computed in float32",
-        "cells": {"stable_logsumexp": (
-            "def stable_logsumexp(x):\n"
-            "    x32 = x.astype(jnp.float32)\n"
-            "    c = x32.max(axis=-1)\n"
-            "    return (c - jax.nn.log_softmax(x32, axis=-1).max(axis=-1)).astype(x.dtype)\n")},
     },
 }
