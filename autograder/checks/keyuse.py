@@ -19,6 +19,10 @@ A consuming primitive can still run out of sight, inside a compiled control-flow
 could not run in Python (a `while_loop` whose condition is batched by `vmap`). Then `observe`
 says so (`unobserved`) and the check falls back to JAX's checker for that call.
 
+A function that compiles its own draws inside the watch (`with jax.disable_jit(False):` around a
+jit, or an ahead-of-time compiled executable) draws out of sight and unflagged: it forges its own
+key-reuse point, one of the evidence points docs/SECURITY.md says a student can forge.
+
 Computation that `vmap` evaluates and then discards (both branches of a batched `cond`, the rows
 of a batched `while_loop` that had already stopped) is observed as if it were used; none of the
 course's exercises draws there.
