@@ -34,11 +34,13 @@ def _parser():
     g.add_argument("--jobs", type=int, default=None,
                    help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     options.add_limit_options(g)
+    options.add_compile_cache_option(g, None)
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
     c.add_argument("notebook", type=Path)
     c.add_argument("--json", dest="json_out", type=Path, help="also write the result as JSON")
     options.add_limit_options(c, ("cell_timeout", "check_timeout"), devices=False)
+    options.add_compile_cache_option(c, False)
     k = sub.add_parser("student-kit", help="build what students get: release notebooks, the check "
                                            "library, pinned requirements, a README")
     k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")
@@ -52,6 +54,7 @@ def _parser():
     st.add_argument("--right-answers", action="store_true",
                     help="also grade tests/cases' correct answers in other idioms (each must lose nothing)")
     options.add_device_options(st)
+    options.add_compile_cache_option(st, True)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
     exs = ex.add_subparsers(dest="platform", required=True)
     for platform, out_help in (("gradescope", "the autograder zip to write"),
@@ -92,7 +95,8 @@ def main(argv=None) -> int:
         return 2
     if args.command == "selftest":
         from .lab.selftest import main as selftest_main
-        return selftest_main(args.assignment, args.course_root, args.jobs, options.limits_from(args),
+        limits = options.limits_from(args, compile_cache=options.compile_cache_wanted(args, True))
+        return selftest_main(args.assignment, args.course_root, args.jobs, limits,
                              right_answers=args.right_answers)
     if args.command == "check":
         return _check(args)
@@ -108,7 +112,7 @@ def main(argv=None) -> int:
         from .course.layout import STUDENT_KIT_NOTE
         print(f"autograder: error: no source/ under {course.root}: {STUDENT_KIT_NOTE}", file=sys.stderr)
         return 2
-    limits = options.limits_from(args)
+    limits = options.limits_from(args, compile_cache=options.compile_cache_wanted(args, len(args.notebooks) > 1))
     out_path = args.json_out.resolve()
     results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
                          extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])
@@ -152,7 +156,7 @@ def _check(args) -> int:
     from .grading.student_check import check_notebook
     from .grading.tables import print_visible_report
 
-    limits = options.limits_from(args)
+    limits = options.limits_from(args, compile_cache=options.compile_cache_wanted(args, False))
     try:
         result = check_notebook(args.notebook, limits).to_json()
     except NotebookError as exc:

@@ -28,8 +28,10 @@ def course():
 @pytest.fixture(scope="session")
 def limits():
     from autograder.sandbox.process import Limits
+    # compile_cache: the batches of the tests (both graders' agreement, the warm batch, the right
+    # answers) share the grader's compile cache, as `autograde` does by default
     return Limits(cell_timeout=TEST_TIMEOUT, check_timeout=TEST_TIMEOUT, startup_timeout=60,
-                  memory_mb=3072, output_bytes=1_000_000)
+                  memory_mb=3072, output_bytes=1_000_000, compile_cache=True)
 
 
 @pytest.fixture

@@ -137,7 +137,7 @@ class _CacheMissLog(logging.Handler):
 
     def emit(self, record):
         text = record.getMessage()
-        if "CACHE MISS" in text:
+        if "CACHE MISS" in text and "PERSISTENT" not in text:  # tracing misses, not the compile cache's
             self.records.append(text)
 
 

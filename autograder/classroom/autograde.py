@@ -115,7 +115,8 @@ def autograde(ncourse: NbgraderCourse, assignment: str, options: Options | None 
     gradebook.prepare_assignment(ncourse, assignment)
     for folder in (ncourse.results_dir(assignment), ncourse.root / ncourse.coursedir.autograded_directory):
         folder.mkdir(parents=True, exist_ok=True)
-    limits = options.limits or Limits(cell_timeout=ncourse.cell_timeout, check_timeout=ncourse.cell_timeout)
+    limits = options.limits or Limits(cell_timeout=ncourse.cell_timeout, check_timeout=ncourse.cell_timeout,
+                                      compile_cache=True)
     progress = progress or BatchProgress(assignment, len(entries))
     signals = _Signals()
     old_handlers = {s: signal.signal(s, signals) for s in (signal.SIGINT, signal.SIGTERM)}

@@ -27,6 +27,7 @@ def add_subcommands(sub):
     options.add_limit_options(a, defaults={"cell_timeout": None, "check_timeout": None}, helps={
         "cell_timeout": "seconds per solution cell (default: Execute.timeout of nbgrader_config.py)",
         "check_timeout": "seconds per call of a student function (default: as --cell-timeout)"})
+    options.add_compile_cache_option(a, True)
     f = sub.add_parser("feedback", help="write feedback/<student>/<assignment>/<assignment>.html (no hidden tests)")
     f.add_argument("assignment")
     f.add_argument("--student", action="append", dest="students", metavar="S")
@@ -63,7 +64,8 @@ def _autograde(ncourse, args) -> int:
     if problem:
         return _error(problem)
     cell = args.cell_timeout or ncourse.cell_timeout
-    limits = options.limits_from(args, cell_timeout=cell, check_timeout=args.check_timeout or cell)
+    limits = options.limits_from(args, cell_timeout=cell, check_timeout=args.check_timeout or cell,
+                                 compile_cache=options.compile_cache_wanted(args, True))
     return autograde(ncourse, args.assignment, Options(args.students, args.jobs, args.force, limits))
 
 

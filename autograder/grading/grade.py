@@ -11,12 +11,15 @@ from .results import NotebookResult, failed_notebook
 from ..sandbox import devices
 from ..sandbox.process import Limits
 from .startup import start_worker
+from .batch_cache import BatchCache
 from ..course.submission import Submission, read_submission
 
 
 def grade_notebook(path, course: Course | None = None, assignment: str | None = None,
-                   limits: Limits | None = None, extra_hide: list[str] | None = None) -> NotebookResult:
-    """Grade one notebook. Raises NotebookError (one line) for unusable input."""
+                   limits: Limits | None = None, extra_hide: list[str] | None = None,
+                   cache: BatchCache | None = None) -> NotebookResult:
+    """Grade one notebook (with `cache`, as one of a batch: its worker reads the batch's compile
+    cache). Raises NotebookError (one line) for unusable input."""
     course = course or Course()
     path = Path(path)
     nb = read_notebook(path)
@@ -24,11 +27,13 @@ def grade_notebook(path, course: Course | None = None, assignment: str | None = 
     spec = course.assignment(name)
     sub = read_submission(path, spec, nb)
     hide = course.hidden_paths() + [str(path.resolve())] + list(extra_hide or [])
-    return grade_submission(path, spec, sub, limits, hide)
+    if cache is not None:
+        limits = cache.limits_for(spec)
+    return grade_submission(path, spec, sub, limits, hide, cache)
 
 
 def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limits | None,
-                     hide: list[str] | None = None) -> NotebookResult:
+                     hide: list[str] | None = None, cache: BatchCache | None = None) -> NotebookResult:
     """Grade a submission already read: start its worker, then (only then) import the grading
     session and JAX, so that the worker's `import jax` runs beside the grader's."""
     limits = limits or Limits()
@@ -41,6 +46,8 @@ def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limi
         raise
     try:
         result = session.grade()
+        if cache is not None:
+            cache.record((session.compile_cache_reply() or {}).get("stats"))
     finally:
         session.close()
     result.errors = sub.errors + result.errors
@@ -50,11 +57,13 @@ def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limi
 
 def grade_many(paths, course: Course | None = None, assignment: str | None = None,
                limits: Limits | None = None, jobs: int | None = None, extra_hide=None,
-               on_done=None) -> list[dict]:
+               on_done=None, cache: BatchCache | None = None) -> list[dict]:
     """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry.
 
     `jobs` defaults to what the machine allows (`devices.default_jobs`: the cores, or a few workers
-    per GPU); the workers learn how many run at once so that those sharing a GPU split its memory."""
+    per GPU); the workers learn how many run at once so that those sharing a GPU split its memory.
+    With `limits.compile_cache` the batch shares a compile cache built from the references
+    (`batch_cache.py`; pass `cache` to read its counts afterwards, else one is made and removed)."""
     course = course or Course()
     limits = limits or Limits()
     jobs = jobs or devices.default_jobs(len(paths), limits.devices_per_worker)
@@ -65,9 +74,15 @@ def grade_many(paths, course: Course | None = None, assignment: str | None = Non
     batch = [str(Path(p).resolve()) for p in paths if Path(p).exists()]
     hide = [*(extra_hide or []), *batch]
 
+    own_cache = cache is None and limits.compile_cache
+    if own_cache:
+        cache = BatchCache(limits, course.hidden_paths() + hide)
+    if not limits.compile_cache:
+        cache = None
+
     def one(path):
         try:
-            out = grade_notebook(path, course, assignment, limits, hide).to_json()
+            out = grade_notebook(path, course, assignment, limits, hide, cache).to_json()
         except NotebookError as exc:
             out = failed_notebook(str(path), str(exc), assignment or "")
         except Exception as exc:  # the grader never crashes on one notebook
@@ -77,5 +92,9 @@ def grade_many(paths, course: Course | None = None, assignment: str | None = Non
             on_done(out)
         return out
 
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, paths))
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(one, paths))
+    finally:
+        if own_cache:
+            cache.close()

@@ -4,6 +4,8 @@ accelerator options. `grade`, `check`, `selftest`, `autograde`, the exports and 
 build their parsers and their `Limits` from here."""
 from __future__ import annotations
 
+import argparse
+
 from ..sandbox.process import Limits
 
 ISOLATION_CHOICES = ("auto", "namespace", "userns", "process")
@@ -43,6 +45,22 @@ def add_device_options(p, memory=True):
         p.add_argument("--memory-limit", choices=MEMORY_LIMIT_CHOICES, default=DEFAULT.memory_limit,
                        help="how --memory-mb is enforced (auto: RLIMIT_AS when the student's JAX runs on "
                             "the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
+
+
+def add_compile_cache_option(p, batch: bool):
+    """`--compile-cache` / `--no-compile-cache` (`batch`: whether the command grades batches, where
+    the cache is on unless switched off; elsewhere it is off unless asked)."""
+    default = ("on for a batch (several notebooks)" if batch is None else "on" if batch else "off")
+    p.add_argument("--compile-cache", action=argparse.BooleanOptionalAction, default=None,
+                   help="share the XLA compiles of the assignment's reference solutions with every "
+                        "student's worker, read-only, and keep each worker's own compiles in its memory "
+                        f"(verdicts are the same either way; default: {default})")
+
+
+def compile_cache_wanted(args, batch: bool) -> bool:
+    """Whether the cache is on: as asked, else on for a batch."""
+    asked = getattr(args, "compile_cache", None)
+    return batch if asked is None else asked
 
 
 def limits_from(args, **overrides) -> Limits:

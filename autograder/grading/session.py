@@ -20,6 +20,7 @@ and the next test cell gets a fresh worker.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
@@ -92,7 +93,9 @@ class GradingSession:
         self.timing = None                  # the worker of the performance checks (timing.py)
         self.timing_excluded: set[str] = set()
         if timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
-            self.timing = timing.TimingWorker(self.limits, self.hide, assignment.setup_cells)
+            # no compile cache there: a compile-time budget is measured from a cold compile
+            self.timing = timing.TimingWorker(dataclasses.replace(self.limits, compile_cache=False),
+                                              self.hide, assignment.setup_cells)
 
     # ------------------------------------------------------------------ worker lifecycle
     def _make_handle(self, node):
@@ -170,6 +173,19 @@ class GradingSession:
             self.worker.close()
         self.worker = None
         self.namespace = None
+
+    def compile_cache_reply(self, entries: bool = False) -> dict | None:
+        """The worker's compile-cache counts as {'stats': ...} (with `entries`, also what it
+        compiled, as 'keys' and 'blobs': asked of the batch cache's builder only), or None without
+        a worker or a cache."""
+        if self.worker is None or not self.limits.compile_cache:
+            return None
+        try:
+            reply = self._request({"op": "compile_cache", "entries": entries}, self.limits.check_timeout)
+        except WorkerDied:
+            return None
+        value = reply.get("value") if reply.get("ok") else None
+        return value if isinstance(value, dict) else None
 
     def close(self):
         self._discard_worker()

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..course.layout import Course
 from ..course.notebook import TEST_GRADE_ID, NotebookError, nbformat, nbgrader_meta
+from ..sandbox.process import Limits
 
 REFERENCE = "reference"
 
@@ -309,6 +310,7 @@ def main(assignments: list[str] | None = None, course_root: Path | None = None, 
         print(f"autograder: error: no tests/cases/ under {course.root}: the self-test needs the "
               f"course's known-wrong submissions (run it from an instructor checkout)", file=sys.stderr)
         return 2
+    limits = limits or Limits(compile_cache=True)   # a batch: the cache is on unless switched off
     outcomes = [check_assignment(course, a, limits, jobs, right_answers=right_answers)
                 for a in assignments or known]
     print_outcomes(outcomes)

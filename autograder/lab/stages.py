@@ -79,7 +79,9 @@ class Lab:
 
     def limits(self, **kw):
         from ..sandbox.process import Limits
-        return Limits(cell_timeout=60.0, check_timeout=60.0, startup_timeout=120.0, **kw)
+        # the batches a lab grades share a compile cache (on by default there): checked here too
+        return Limits(cell_timeout=60.0, check_timeout=60.0, startup_timeout=120.0,
+                      **{"compile_cache": True, **kw})
 
     def write(self, folder: Path, name: str, nb) -> Path:
         from ..course.notebook import nbformat

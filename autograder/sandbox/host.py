@@ -33,9 +33,11 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AGE_S) -> list[str]:
-    """Remove the scratch folders whose grader is gone and that nobody touched for `min_age_s`;
-    return their paths. Runs once per grader process, before its first worker."""
+def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AGE_S,
+                           prefix: str = SCRATCH_PREFIX) -> list[str]:
+    """Remove the scratch folders (named `<prefix><grader's pid>-...`) whose grader is gone and that
+    nobody touched for `min_age_s`; return their paths. Runs once per grader process, before its
+    first worker (and for the batches' compile caches, before a batch's first)."""
     root = root or tempfile.gettempdir()
     removed, now = [], time.time()
     try:
@@ -43,8 +45,8 @@ def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AG
     except OSError:
         return removed
     for entry in entries:
-        owner = entry.name[len(SCRATCH_PREFIX):].split("-", 1)[0]
-        if not (entry.name.startswith(SCRATCH_PREFIX) and owner.isdigit()):
+        owner = entry.name[len(prefix):].split("-", 1)[0]
+        if not (entry.name.startswith(prefix) and owner.isdigit()):
             continue
         try:
             if not entry.is_dir(follow_symlinks=False) or now - entry.stat(follow_symlinks=False).st_mtime < min_age_s:

@@ -39,7 +39,7 @@ WATCHED_MODULES = (
     "autograder.checks.failure", "autograder.checks.plausible", "autograder.checks.tracing", "autograder.checks.calls",
     "autograder.checks.timing", "autograder.checks.performance", "autograder.checks.keyuse",
     "autograder.sandbox.wire", "autograder.sandbox.integrity", "autograder.sandbox.worker",
-    "autograder.sandbox.procs", "json", "os", "sys", "struct", "logging", "contextlib", "io", "gc",
+    "autograder.sandbox.procs", "autograder.sandbox.compile_cache", "json", "os", "sys", "struct", "logging", "contextlib", "io", "gc",
     "inspect", "traceback",
 )
 _IGNORED = {"__builtins__", "__loader__", "__spec__", "__cached__", "__file__", "_", "__doc__"}

@@ -50,7 +50,7 @@ import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from . import devices, memlimit, procs
+from . import compile_cache, devices, memlimit, procs
 from .host import UidLease, make_scratch
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
 
@@ -71,6 +71,11 @@ class Limits:
     max_procs: int = 512            # RLIMIT_NPROC once the worker is not root (threads count)
     disk_mb: int = 256              # the worker's private tmpfs: /tmp, cwd, HOME, /dev/shm together
     isolation: str = "auto"         # auto | namespace | userns | process
+    # The grader's compile cache (compile_cache.py): on for batches; the folder and its manifest's
+    # digest are filled in by the batch once the references have been compiled into it.
+    compile_cache: bool = False
+    compile_cache_folder: str = ""
+    compile_cache_digest: str = ""
     # For benchmarks/sandbox_overhead.py only: protections (of PROTECTIONS) left off, to time what
     # each one costs. Set by the grader's own caller; nothing a student controls reaches it.
     bench_without: tuple = ()
@@ -199,14 +204,22 @@ class WorkerProcess:
             if key in os.environ:
                 env[key] = os.environ[key]
         env.update(self.device_lease.environment)
-        env.update(env_extra or {})
-        keep = [*_python_roots()] + ([] if private_disk else [self.scratch])
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
+        # The grader's compile cache is read there (read-only in the namespace modes, like every
+        # mount). A folder inside a hidden path is not given: opening it would open what hides it.
+        cache_folder = limits.compile_cache_folder if limits.compile_cache else ""
+        if cache_folder and any(is_within(cache_folder, h) for h in hide):
+            cache_folder = ""
+        if limits.compile_cache:
+            env.update(compile_cache.environment(cache_folder, limits.compile_cache_digest))
+        env.update(env_extra or {})
+        reachable = [*_python_roots(), *([cache_folder] if cache_folder else [])]
+        keep = [*reachable] + ([] if private_disk else [self.scratch])
         hide = [h for h in hide if not any(is_within(k, h) for k in keep)]
         self._uid_lease = UidLease() if self.isolation == "namespace" else None
         self.uid = self._uid_lease.uid if self._uid_lease else os.getuid()
-        config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": _python_roots(),
+        config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": reachable,
                   "mode": self.isolation, "without": list(without), "env": env, "uid": self.uid,
                   "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None,
                   "memory": self.memory.config(), "accelerator": devices.accelerator_may_be_used()}

@@ -43,6 +43,7 @@ class Worker:
         self.snapshot = None
         self.probes = {}
         self.describe = None
+        self.compile_cache = None   # the grader's compile cache: None until JAX is imported
 
     # -- helpers -------------------------------------------------------------
     def _cell_file(self, grade_id: str, source: str) -> str:
@@ -90,20 +91,31 @@ class Worker:
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
             error = self._describe(exc)
         if req.get("trusted"):
-            self._after_trusted()
+            self._after_trusted_cell()
         bound = sorted(k for k, v in self.namespace.items()
                        if not k.startswith("__") and (k not in before or before[k] is not v))
         callables = [k for k in bound if callable(self.namespace[k])]
         return {"ok": error is None, "error": error, "bound": bound, "callables": callables}
+
+    def _after_trusted_cell(self):
+        """After each setup cell: once JAX is imported (by the setup cells, which may first set
+        XLA_FLAGS or JAX's options), the grader's compile cache if it gave one (`compile_cache.py`);
+        then the probes and the snapshot, before any student code runs."""
+        if "jax" in sys.modules and self.compile_cache is None:
+            from . import compile_cache
+            self.compile_cache = compile_cache.install_from_environment() or False
+        self._after_trusted()
 
     def _after_trusted(self):
         """After the setup cells: bind probes and snapshot, before any student code runs."""
         if self.snapshot is not None:
             return
         import jax
-        jax.config.update("jax_enable_compilation_cache", False)
         from ..checks import diagnose, evidence
         from . import integrity
+        # A lab's own persistent cache stays off (probes measure from cold caches); the grader's
+        # trusted one stays on (its hits are timed as compiles: counts are unchanged)
+        jax.config.update("jax_enable_compilation_cache", bool(self.compile_cache))
         self.describe = diagnose.describe_exception
         self.probes = {name: getattr(evidence, name) for name in dir(evidence)
                        if callable(getattr(evidence, name)) and not name.startswith("_")}
@@ -144,8 +156,21 @@ class Worker:
         return {"ok": True, "backend": jax.default_backend(), "devices": jax.device_count(),
                 "pid": os.getpid(), "uid": os.getuid()}
 
+    def op_compile_cache(self, req):
+        """The compile cache's counts; with `entries`, what this worker compiled (asked of the
+        builder worker only, which ran the references: `grading/batch_cache.py`)."""
+        import numpy as np
+        from . import compile_cache
+        value = {"stats": compile_cache.stats()}
+        if req.get("entries"):
+            found = compile_cache.entries()
+            value["keys"] = list(found)
+            value["blobs"] = [np.frombuffer(blob, dtype=np.uint8) for blob in found.values()]
+        return {"ok": True, "value": value}
+
     def serve(self):
-        ops = {"exec": self.op_exec, "call": self.op_call, "probe": self.op_probe, "info": self.op_info}
+        ops = {"exec": self.op_exec, "call": self.op_call, "probe": self.op_probe, "info": self.op_info,
+               "compile_cache": self.op_compile_cache}
         while True:
             try:
                 req = pickle.loads(wire.read_frame(REQUEST_FD))
