@@ -40,7 +40,7 @@ def _parser():
     c.add_argument("notebook", type=Path)
     c.add_argument("--json", dest="json_out", type=Path, help="also write the result as JSON")
     options.add_limit_options(c, ("cell_timeout", "check_timeout"), devices=False)
-    options.add_compile_cache_option(c, False)
+    options.add_compile_cache_option(c, False, own_only=True)
     k = sub.add_parser("student-kit", help="build what students get: release notebooks, the check "
                                            "library, pinned requirements, a README")
     k.add_argument("--out", type=Path, required=True, help="folder to create (must not exist, or be empty)")

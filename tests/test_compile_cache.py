@@ -188,7 +188,7 @@ def test_a_worker_cannot_write_the_cache_and_the_next_student_is_unaffected(wave
     before = folder_digest(folder)
     attack = ("import os, glob\n"
               "import jax, jax.numpy as jnp\n"
-              "folder = os.environ.get('AUTOGRADER_COMPILE_CACHE', '')\n"
+              "folder = CACHE_FOLDER\n"
               "for path in glob.glob(os.path.join(folder, '*')):\n"
               "    for how in (lambda: os.chmod(path, 0o666), lambda: open(path, 'wb').write(b'x'),\n"
               "                lambda: os.remove(path)):\n"
@@ -200,6 +200,7 @@ def test_a_worker_cannot_write_the_cache_and_the_next_student_is_unaffected(wave
               "jnp.cos(jnp.arange(3.0) * 7).block_until_ready()\n"
               + WAVE)
     assert folder
+    attack = f"CACHE_FOLDER = {folder!r}\n" + attack    # as if it had found it
     grade(submission(tmp_path, "attacker", attack), wave_course, limits, cache)
     victim = submission(tmp_path, "victim")
     after_attack = checks(grade(victim, wave_course, limits, cache))

@@ -39,7 +39,7 @@ def cache_root() -> Path:
     """Where batches keep their folders: the grader's cache directory, not /tmp (which the namespace
     modes hide from workers, with every other worker's scratch in it)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "autograder" / "compile-cache"
+    return Path(base) / "jax-course" / "compile-cache"
 
 
 @dataclasses.dataclass

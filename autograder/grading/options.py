@@ -47,14 +47,18 @@ def add_device_options(p, memory=True):
                             "the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
 
 
-def add_compile_cache_option(p, batch: bool):
-    """`--compile-cache` / `--no-compile-cache` (`batch`: whether the command grades batches, where
-    the cache is on unless switched off; elsewhere it is off unless asked)."""
-    default = ("on for a batch (several notebooks)" if batch is None else "on" if batch else "off")
+def add_compile_cache_option(p, batch: bool | None, own_only: bool = False):
+    """`--compile-cache` / `--no-compile-cache`. `batch`: True where the command grades batches (on
+    unless switched off), None where it may (on for several notebooks), False elsewhere (off unless
+    asked). `own_only`: the command has no references to build from (`check`): the worker keeps
+    only its own compiles."""
+    default = ("on for several notebooks" if batch is None else "on" if batch else "off")
+    what = ("keep the worker's own XLA compiles in its memory, so that a program compiled again is not"
+            if own_only else
+            "share the XLA compiles of the assignment's reference solutions with every student's "
+            "worker, read-only and checked against digests, and keep each worker's own compiles")
     p.add_argument("--compile-cache", action=argparse.BooleanOptionalAction, default=None,
-                   help="share the XLA compiles of the assignment's reference solutions with every "
-                        "student's worker, read-only, and keep each worker's own compiles in its memory "
-                        f"(verdicts are the same either way; default: {default})")
+                   help=f"{what} (verdicts are the same either way; default: {default})")
 
 
 def compile_cache_wanted(args, batch: bool) -> bool:

@@ -37,9 +37,13 @@ import hashlib
 import json
 import os
 
-ENV_FOLDER = "AUTOGRADER_COMPILE_CACHE"          # the sealed folder a worker reads ("" = none)
-ENV_DIGEST = "AUTOGRADER_COMPILE_CACHE_DIGEST"   # SHA-256 of its manifest, from the grader
-ENV_ON = "AUTOGRADER_COMPILE_CACHE_ON"           # "1": install the cache (private entries at least)
+from .inside import is_within
+
+# Set by the grader for a worker, read and removed by the worker at its start (`take_environment`),
+# before student code exists. Their names do not name the grader: a student's code must not learn
+# from its environment that it is being graded (tests/hostile: detect_grading_run).
+ENV_FOLDER = "XLA_SHARED_CACHE"           # present: install the cache; its value, the sealed folder
+ENV_DIGEST = "XLA_SHARED_CACHE_DIGEST"    # SHA-256 of the folder's manifest
 MANIFEST = "manifest.json"
 # What a worker keeps of its own compiles, in bytes (entries are tens of kB; a notebook makes
 # hundreds): past this, new compiles are not kept.
@@ -172,12 +176,21 @@ def install(folder: str | None = None, digest: str | None = None):
     return cache
 
 
+_given: dict | None = None
+
+
+def take_environment():
+    """In a worker, at its start: keep what the grader set and remove it from the environment."""
+    global _given
+    _given = {name: os.environ.pop(name) for name in (ENV_FOLDER, ENV_DIGEST) if name in os.environ}
+
+
 def install_from_environment():
-    """In a worker: install the cache when the grader asked for it (`ENV_ON`), over the sealed folder
-    it named, if any. Called once JAX is imported, before student code runs."""
-    if os.environ.get(ENV_ON) != "1":
+    """In a worker: install the cache when the grader asked for it, over the sealed folder it named,
+    if any. Called once JAX is imported, before student code runs."""
+    if not _given or ENV_FOLDER not in _given:
         return None
-    return install(os.environ.get(ENV_FOLDER) or None, os.environ.get(ENV_DIGEST) or None)
+    return install(_given[ENV_FOLDER] or None, _given.get(ENV_DIGEST) or None)
 
 
 def stats() -> dict:
@@ -193,6 +206,14 @@ def entries() -> dict[str, bytes]:
     return dict(_installed.private) if _installed is not None else {}
 
 
-def environment(folder: str | None, digest: str | None) -> dict[str, str]:
-    """The variables that give a worker the cache (the grader's side)."""
-    return {ENV_ON: "1", ENV_FOLDER: folder or "", ENV_DIGEST: digest or ""}
+def for_worker(limits, hide: list[str]) -> tuple[str, dict[str, str]]:
+    """The grader's side: the folder a worker of `limits` reads ("" for none) and the environment
+    that gives it the cache ({} when off). The folder is made reachable in the worker's namespaces,
+    where it is read-only like every mount; one inside a hidden path is not given, since opening it
+    would open what hides it."""
+    if not limits.compile_cache:
+        return "", {}
+    folder = limits.compile_cache_folder
+    if folder and any(is_within(folder, h) for h in hide):
+        folder = ""
+    return folder, {ENV_FOLDER: folder, ENV_DIGEST: limits.compile_cache_digest or ""}

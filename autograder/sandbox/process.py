@@ -71,11 +71,9 @@ class Limits:
     max_procs: int = 512            # RLIMIT_NPROC once the worker is not root (threads count)
     disk_mb: int = 256              # the worker's private tmpfs: /tmp, cwd, HOME, /dev/shm together
     isolation: str = "auto"         # auto | namespace | userns | process
-    # The grader's compile cache (compile_cache.py): on for batches; the folder and its manifest's
-    # digest are filled in by the batch once the references have been compiled into it.
-    compile_cache: bool = False
-    compile_cache_folder: str = ""
-    compile_cache_digest: str = ""
+    compile_cache: bool = False     # the grader's compile cache (compile_cache.py); for a batch,
+    compile_cache_folder: str = ""  # the folder of the references' compiles
+    compile_cache_digest: str = ""  # and its manifest's digest (grading/batch_cache.py)
     # For benchmarks/sandbox_overhead.py only: protections (of PROTECTIONS) left off, to time what
     # each one costs. Set by the grader's own caller; nothing a student controls reaches it.
     bench_without: tuple = ()
@@ -206,14 +204,8 @@ class WorkerProcess:
         env.update(self.device_lease.environment)
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
-        # The grader's compile cache is read there (read-only in the namespace modes, like every
-        # mount). A folder inside a hidden path is not given: opening it would open what hides it.
-        cache_folder = limits.compile_cache_folder if limits.compile_cache else ""
-        if cache_folder and any(is_within(cache_folder, h) for h in hide):
-            cache_folder = ""
-        if limits.compile_cache:
-            env.update(compile_cache.environment(cache_folder, limits.compile_cache_digest))
-        env.update(env_extra or {})
+        cache_folder, cache_env = compile_cache.for_worker(limits, hide)   # read-only there
+        env.update({**cache_env, **(env_extra or {})})
         reachable = [*_python_roots(), *([cache_folder] if cache_folder else [])]
         keep = [*reachable] + ([] if private_disk else [self.scratch])
         hide = [h for h in hide if not any(is_within(k, h) for k in keep)]

@@ -43,7 +43,7 @@ class Worker:
         self.snapshot = None
         self.probes = {}
         self.describe = None
-        self.compile_cache = None   # the grader's compile cache: None until JAX is imported
+        self.compile_cache = None   # the grader's compile cache, if it gave one (`compile_cache.py`)
 
     # -- helpers -------------------------------------------------------------
     def _cell_file(self, grade_id: str, source: str) -> str:
@@ -91,31 +91,26 @@ class Worker:
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
             error = self._describe(exc)
         if req.get("trusted"):
-            self._after_trusted_cell()
+            self._after_trusted()
         bound = sorted(k for k, v in self.namespace.items()
                        if not k.startswith("__") and (k not in before or before[k] is not v))
         callables = [k for k in bound if callable(self.namespace[k])]
         return {"ok": error is None, "error": error, "bound": bound, "callables": callables}
 
-    def _after_trusted_cell(self):
-        """After each setup cell: once JAX is imported (by the setup cells, which may first set
-        XLA_FLAGS or JAX's options), the grader's compile cache if it gave one (`compile_cache.py`);
-        then the probes and the snapshot, before any student code runs."""
-        if "jax" in sys.modules and self.compile_cache is None:
-            from . import compile_cache
-            self.compile_cache = compile_cache.install_from_environment() or False
-        self._after_trusted()
-
     def _after_trusted(self):
-        """After the setup cells: bind probes and snapshot, before any student code runs."""
+        """After the setup cells (which may set XLA_FLAGS or JAX's options before importing JAX):
+        the grader's compile cache if it gave one (`compile_cache.py`), then the probes and the
+        snapshot, before any student code runs."""
         if self.snapshot is not None:
             return
         import jax
+        from . import compile_cache
+        self.compile_cache = compile_cache.install_from_environment()
         from ..checks import diagnose, evidence
         from . import integrity
         # A lab's own persistent cache stays off (probes measure from cold caches); the grader's
         # trusted one stays on (its hits are timed as compiles: counts are unchanged)
-        jax.config.update("jax_enable_compilation_cache", bool(self.compile_cache))
+        jax.config.update("jax_enable_compilation_cache", self.compile_cache is not None)
         self.describe = diagnose.describe_exception
         self.probes = {name: getattr(evidence, name) for name in dir(evidence)
                        if callable(getattr(evidence, name)) and not name.startswith("_")}
@@ -218,6 +213,8 @@ def _block_until_ready(value):
 
 
 def main():
+    from . import compile_cache
+    compile_cache.take_environment()
     scratch = os.getcwd()
     Worker(scratch).serve()
 
