@@ -5,8 +5,8 @@
 Checks REV out into a scratch worktree, gives it an interpreter of its own that finds that
 worktree's package before this one's (a venv whose .pth lists the worktree, then this venv's
 site-packages), and times `autograder grade` of each assignment's reference notebook with both,
-alternating which goes first round by round. Prints the median seconds of each and the ratio
-(this checkout / REV). Every grading must score full marks, or the script stops.
+alternating which goes first round by round (with `--batch N --jobs J`, N copies of it in one call
+at `--jobs J`). Prints the median seconds of each and the ratio (this checkout / REV). Every grading must score full marks, or the script stops.
 """
 from __future__ import annotations
 
@@ -35,15 +35,27 @@ def old_checkout(rev: str, scratch: Path) -> tuple[Path, str]:
     return tree, str(venv / "bin" / "python")
 
 
-def grade(python: str, root: Path, assignment: str, out: Path) -> float:
+def grade(python: str, root: Path, assignment: str, out: Path, batch: int = 1, jobs: int = 1) -> float:
+    """Seconds of one `autograder grade` of the reference (with `batch` > 1, of that many copies of
+    it in one call at `--jobs`)."""
     notebook = root / "source" / assignment / f"{assignment}.ipynb"
+    notebooks = [notebook]
+    if batch > 1:
+        notebooks = []
+        for i in range(batch):
+            copy = out.parent / "batch" / f"s{i:03d}" / f"{assignment}.ipynb"
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(notebook, copy)
+            notebooks.append(copy)
     start = time.perf_counter()
-    r = subprocess.run([python, "-m", "autograder.cli", "grade", str(notebook), "--json", str(out), "--quiet"],
+    r = subprocess.run([python, "-m", "autograder.cli", "grade", *map(str, notebooks), "--json", str(out),
+                        "--quiet", "--jobs", str(jobs), "--course-root", str(root)],
                        cwd=root, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    result = json.loads(out.read_text())
-    if result["score"] != result["max_score"]:
-        sys.exit(f"{root}: {assignment} scored {result['score']}/{result['max_score']}: {r.stderr[-500:]}")
+    results = json.loads(out.read_text())
+    for result in results if isinstance(results, list) else [results]:
+        if result["score"] != result["max_score"]:
+            sys.exit(f"{root}: {assignment} scored {result['score']}/{result['max_score']}: {r.stderr[-500:]}")
     return seconds
 
 
@@ -52,6 +64,8 @@ def main():
     ap.add_argument("rev")
     ap.add_argument("assignments", nargs="*", default=DEFAULT)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=1, help="grade this many copies of the reference in one call")
+    ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="ab-"))
     try:
@@ -63,7 +77,7 @@ def main():
                 order = list(sides) if rnd % 2 == 0 else list(reversed(sides))
                 for side in order:
                     python, root = sides[side]
-                    times[(a, side)].append(grade(python, root, a, scratch / "out.json"))
+                    times[(a, side)].append(grade(python, root, a, scratch / "out.json", args.batch, args.jobs))
         for a in args.assignments:
             old = statistics.median(times[(a, args.rev)])
             new = statistics.median(times[(a, "this checkout")])

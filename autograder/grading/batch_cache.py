@@ -132,6 +132,13 @@ class BatchCache:
                 if isinstance(value, int) and value >= 0:
                     self.stats[key] += value
 
+    def merge(self, counts: dict):
+        """Add another grader process's counts (`processes.py`)."""
+        with self._lock:
+            for key, value in (counts or {}).items():
+                if isinstance(value, int) and value >= 0:
+                    self.stats[key] += value
+
     def summary(self) -> dict:
         """Lookups and the build of each assignment, for benchmarks and `--verbose` reports."""
         lookups = sum(self.stats[k] for k in ("shared_hits", "private_hits", "misses"))

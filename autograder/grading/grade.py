@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..course.layout import Assignment, Course
@@ -58,7 +57,9 @@ def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limi
 def grade_many(paths, course: Course | None = None, assignment: str | None = None,
                limits: Limits | None = None, jobs: int | None = None, extra_hide=None,
                on_done=None, cache: BatchCache | None = None) -> list[dict]:
-    """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry.
+    """Grade several notebooks, `jobs` at a time, each in a grader process of its own
+    (`processes.py`; one notebook, or `jobs` 1: in this process); a broken notebook yields an error
+    entry. `on_done` gets each result as it comes.
 
     `jobs` defaults to what the machine allows (`devices.default_jobs`: the cores, or a few workers
     per GPU); the workers learn how many run at once so that those sharing a GPU split its memory.
@@ -80,21 +81,29 @@ def grade_many(paths, course: Course | None = None, assignment: str | None = Non
     if not limits.compile_cache:
         cache = None
 
-    def one(path):
-        try:
-            out = grade_notebook(path, course, assignment, limits, hide, cache).to_json()
-        except NotebookError as exc:
-            out = failed_notebook(str(path), str(exc), assignment or "")
-        except Exception as exc:  # the grader never crashes on one notebook
-            out = failed_notebook(str(path), f"{path}: grader error: {type(exc).__name__}: {exc}",
-                                  assignment or "")
-        if on_done:
-            on_done(out)
-        return out
-
     try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            return list(pool.map(one, paths))
+        if jobs > 1 and len(paths) > 1:
+            from .processes import grade_in_processes
+            return grade_in_processes(paths, course, assignment, limits, jobs, hide, on_done, cache)
+        out = []
+        for path in paths:
+            out.append(grade_one(path, course, assignment, limits, hide, cache))
+            if on_done:
+                on_done(out[-1])
+        return out
     finally:
         if own_cache:
             cache.close()
+
+
+def grade_one(path, course: Course, assignment: str | None, limits: Limits, hide: list[str],
+              cache: BatchCache | None) -> dict:
+    """One notebook of a batch, as its JSON; an unusable notebook or a grader error is an error
+    entry (the batch goes on)."""
+    try:
+        return grade_notebook(path, course, assignment, limits, hide, cache).to_json()
+    except NotebookError as exc:
+        return failed_notebook(str(path), str(exc), assignment or "")
+    except Exception as exc:  # the grader never crashes on one notebook
+        return failed_notebook(str(path), f"{path}: grader error: {type(exc).__name__}: {exc}",
+                               assignment or "")

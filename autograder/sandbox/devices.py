@@ -210,6 +210,14 @@ def default_jobs(items: int, devices_per_worker: int = 1, environ=None) -> int:
 _lock = threading.Lock()
 _held: dict = {}      # group (tuple of ids) -> workers holding it now
 _next: dict = {}      # plan's groups -> where the next tie-break starts (round robin)
+_first = 0            # where a batch starts when no group is held (`start_at`)
+
+
+def start_at(index: int):
+    """Start this process's batches on group `index` (mod the groups): grader processes of one
+    batch (grading/processes.py), each holding few workers, then spread over the GPUs."""
+    global _first
+    _first = max(0, int(index))
 
 
 class Lease:
@@ -223,7 +231,7 @@ class Lease:
             with _lock:
                 n = len(plan.groups)
                 idle = not any(_held.get(g, 0) for g in plan.groups)
-                start = 0 if idle else _next.get(plan.groups, 0)   # a new batch starts on the first
+                start = _first % n if idle else _next.get(plan.groups, 0)   # a new batch: the first
                 order = [(start + i) % n for i in range(n)]
                 self.group = min(order, key=lambda g: _held.get(plan.groups[g], 0))
                 _held[plan.groups[self.group]] = _held.get(plan.groups[self.group], 0) + 1
