@@ -6,7 +6,7 @@
     autograder selftest [--assignment A] [--right-answers]   (lab admins: expected verdicts here)
     autograder export gradescope A --out F.zip | prairielearn A --out DIR   (grading platforms)
     autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
-    autograder feedback ASSIGNMENT / autograder report ASSIGNMENT
+    autograder feedback ASSIGNMENT / autograder report ASSIGNMENT / autograder similarity ASSIGNMENT
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -35,6 +35,7 @@ def _parser():
                    help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     options.add_limit_options(g)
     options.add_compile_cache_option(g, None)
+    options.add_grader_processes_option(g)
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")
     c.add_argument("notebook", type=Path)
@@ -100,7 +101,7 @@ def main(argv=None) -> int:
                              right_answers=args.right_answers)
     if args.command == "check":
         return _check(args)
-    if args.command in ("autograde", "feedback", "report"):
+    if args.command in ("autograde", "feedback", "report", "similarity"):
         from .classroom.commands import run
         return run(args)
     from .course.layout import Course
@@ -115,7 +116,8 @@ def main(argv=None) -> int:
     limits = options.limits_from(args, compile_cache=options.compile_cache_wanted(args, len(args.notebooks) > 1))
     out_path = args.json_out.resolve()
     results = grade_many(args.notebooks, course, args.assignment, limits, args.jobs,
-                         extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [])
+                         extra_hide=[str(out_path.parent)] if out_path.parent != course.root else [],
+                         grader_procs=args.grader_processes)
     payload = results[0] if len(results) == 1 else results
     tmp = out_path.with_suffix(out_path.suffix + ".tmp")
     tmp.write_text(json.dumps(payload, indent=1))

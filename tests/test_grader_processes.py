@@ -1,6 +1,6 @@
-"""`--jobs N` grades in N grader processes (`grading/processes.py`): the grader's own work is spread
-over processes, results are the same as one process's and come back in order, a grader process that
-dies costs only the notebook it held, and nothing outlives a killed batch."""
+"""`--grader-processes` (by default one per 4 jobs: `grading/processes.py`): the grader's own work is
+spread over processes, results are the same as one process's and come back in order, a grader
+process that dies costs only the notebooks it held, and nothing outlives a killed batch."""
 from __future__ import annotations
 
 import json
@@ -56,16 +56,16 @@ def scores(out) -> list:
             for r in json.loads(out.read_text())]
 
 
-def test_jobs_2_grades_in_two_processes_with_the_results_of_one(toy_course, tmp_path):
+def test_two_grader_processes_give_the_results_of_one(toy_course, tmp_path):
     paths = [write_toy_submission(tmp_path / f"s{i}" / "toy.ipynb",
                                   solution=("def double(x):\n    return x\n" if i == 1 else
                                             "def double(x):\n    return 2.0 * x\n")) for i in range(4)]
-    two = start_grade(toy_course, paths, tmp_path / "two.json", "--jobs", "2")
+    two = start_grade(toy_course, paths, tmp_path / "two.json", "--jobs", "2", "--grader-processes", "2")
     seen = watch(two)
     assert two.wait(timeout=300) == 0, two.stderr.read()[-2000:]
     assert len(seen) == 2, f"grader processes seen: {seen}"
-    one = start_grade(toy_course, paths, tmp_path / "one.json", "--jobs", "1")
-    assert not watch(one), "--jobs 1 grades in the command's own process"
+    one = start_grade(toy_course, paths, tmp_path / "one.json", "--jobs", "2")
+    assert not watch(one), "--jobs 2 grades in the command's own process by default"
     assert one.wait(timeout=300) == 0
     assert scores(tmp_path / "two.json") == scores(tmp_path / "one.json")
     assert [s for s, _ in scores(tmp_path / "two.json")] == [4.0, 2.0, 4.0, 4.0]   # in the order given
@@ -75,7 +75,7 @@ def test_a_grader_process_that_dies_costs_only_its_notebook(toy_course, tmp_path
     hang = write_toy_submission(tmp_path / "hang" / "toy.ipynb", solution=HANG)
     good = [write_toy_submission(tmp_path / f"ok{i}" / "toy.ipynb") for i in range(2)]
     out = tmp_path / "out.json"
-    proc = start_grade(toy_course, [hang, *good], out, "--jobs", "2")
+    proc = start_grade(toy_course, [hang, *good], out, "--jobs", "2", "--grader-processes", "2")
     seen = watch(proc, until=lambda s: len(s) == 2)
     assert len(seen) == 2, seen
     # the first grader process takes the first notebook (the one that hangs): kill it while it does
@@ -90,7 +90,7 @@ def test_a_grader_process_that_dies_costs_only_its_notebook(toy_course, tmp_path
 
 def test_nothing_outlives_a_killed_batch(toy_course, tmp_path):
     paths = [write_toy_submission(tmp_path / f"h{i}" / "toy.ipynb", solution=HANG) for i in range(2)]
-    proc = start_grade(toy_course, paths, tmp_path / "out.json", "--jobs", "2")
+    proc = start_grade(toy_course, paths, tmp_path / "out.json", "--jobs", "2", "--grader-processes", "2")
     seen = watch(proc, until=lambda s: len(s) == 2)
     assert len(seen) == 2
     time.sleep(2)

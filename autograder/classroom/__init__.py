@@ -7,6 +7,8 @@
 - `progress`            the rich progress bar, or plain lines
 - `feedback`            `autograder feedback`: per-student HTML without hidden tests
 - `class_report`        `autograder report`: CSV, plots, summary page
+- `similarity`          `autograder similarity`: solution cells compared pairwise (copydetect, rare code weighs most)
+- `similarity_report`   its pairs.csv and side-by-side page
 - `commands`            the instructor's subcommands
 - `nbgrader_run`        real `nbgrader autograde` runs, read back from the gradebook
 - `demo`                `make demo`

@@ -45,6 +45,7 @@ class Options:
     jobs: int | None = None
     force: bool = False
     limits: Limits | None = None
+    grader_processes: int | None = None   # None: as many as --jobs needs (grading/processes.py)
 
 
 class _Signals:
@@ -179,7 +180,8 @@ def _grade(ncourse, gb, assignment, todo, limits, options, progress, signals, lo
     def run():
         try:
             grade_many(list(by_path), ncourse.course, assignment, limits,
-                       options.jobs, extra_hide=hide, on_done=done.put)
+                       options.jobs, extra_hide=hide, on_done=done.put,
+                       grader_procs=options.grader_processes)
         except BaseException as exc:  # noqa: BLE001 (reported by the main thread)
             failure.append(exc)
         finally:

@@ -6,7 +6,9 @@
   `failure_causes.png` (the most common `cause:` lines of failed checks), drawn with matplotlib;
 - `summary.html`: one page showing them, with the headline numbers and the students not graded.
 
-Scores come from the gradebook; pass/fail and causes from the grader's results files.
+Scores come from the gradebook; pass/fail and causes from the grader's results files. When
+`autograder similarity` has written `similarity/pairs.csv` beside it, the page says how many pairs
+it flagged.
 """
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import statistics
 from pathlib import Path
 
 from .nbgrader_course import NbgraderCourse, write_atomically
+from .similarity_report import flagged_summary
 
 KIND_ORDER = ("correctness", "jit", "retrace", "structure", "performance", "integrity")
 
@@ -141,6 +144,9 @@ def write_report(ncourse: NbgraderCourse, assignment: str, out: Path | None = No
         stats = (f"{len(totals)} graded; mean {statistics.mean(totals):.2f}, median {statistics.median(totals):g}, "
                  f"min {min(totals):g}, max {max(totals):g} (out of {max_score:g})")
     rows = "".join(f"<tr><td>{n}</td><td>{esc(c)}</td></tr>" for c, n in top_causes)
+    similar = flagged_summary(out / "similarity" / "pairs.csv")
+    similarity = (f"<p>Similarity: {similar[0]} of {similar[1]} pairs flagged "
+                  f"(<a href=\"similarity/similarity.html\">similarity.html</a>).</p>\n") if similar else ""
     page = f"""<!doctype html><html><head><meta charset="utf-8"><title>{esc(assignment)}: class report</title>
 <style>body{{font-family:system-ui,sans-serif;max-width:64rem;margin:2rem auto;padding:0 1rem}}
 img{{max-width:100%}}td,th{{padding:.25rem .5rem;text-align:left;border-bottom:1px solid #ddd}}</style></head><body>
@@ -148,7 +154,7 @@ img{{max-width:100%}}td,th{{padding:.25rem .5rem;text-align:left;border-bottom:1
 <p>{len(students)} students: {esc(stats) or "none graded"}.
 {f"Not graded: {esc(', '.join(not_graded))}." if not_graded else "Every student is graded."}
 Per-student scores: <a href="scores.csv">scores.csv</a>.</p>
-<h2>Scores</h2><img src="score_histogram.png" alt="score histogram">
+{similarity}<h2>Scores</h2><img src="score_histogram.png" alt="score histogram">
 <h2>Pass rate per exercise and check kind</h2><img src="pass_rate.png" alt="pass rate per exercise and check kind">
 <h2>Most common failure causes</h2><img src="failure_causes.png" alt="most common failure causes">
 <table><tr><th>failed checks</th><th>cause</th></tr>{rows}</table>

@@ -1,5 +1,7 @@
 """`autograder feedback ASSIGNMENT`: one HTML page per student, where nbgrader puts feedback
-(`feedback/<student>/<assignment>/<assignment>.html`, so `nbgrader release_feedback` hands it out).
+(`feedback/<student>/<assignment>/<assignment>.html`, beside the graded submission's timestamp.txt
+and submission_secret.txt, so that `nbgrader release_feedback` hands it out and `nbgrader
+fetch_feedback` finds it).
 
 It shows every graded check: its points (from the gradebook, so a manual grade shows) and its
 teaching message. Unlike `nbgrader generate_feedback`, which renders the autograded notebook, it
@@ -11,6 +13,7 @@ evidence line, which names the inputs, is replaced by a plain statement; only th
 from __future__ import annotations
 
 import html
+import shutil
 from pathlib import Path
 
 from .nbgrader_course import NbgraderCourse, write_atomically
@@ -65,6 +68,30 @@ def render(assignment: str, student: str, result: dict, scores: dict[str, float]
     return "\n".join(parts)
 
 
+# What `nbgrader release_feedback` reads beside each page: the submission's timestamp and secret.
+# nbgrader 0.9 releases the page under a hash of that secret, which only the submitting student's
+# cache also holds, so each student fetches their own page and no one else's. Both are copied from
+# the autograded folder, i.e. from the submission that was graded, not from a newer one collected
+# since. The page is readable by all (0644, 0664 when groupshared, as `nbgrader generate_feedback`
+# leaves it) because release_feedback copies its mode into the exchange, where the student's own
+# uid must read it; the secret only by the instructor (and the group, when groupshared).
+RELEASE_FILES = {"timestamp.txt": 0o644, "submission_secret.txt": 0o600}
+
+
+def _mode(ncourse: NbgraderCourse, mode: int) -> int:
+    return mode | 0o060 if ncourse.coursedir.groupshared else mode
+
+
+def _copy_release_files(ncourse: NbgraderCourse, student: str, assignment: str):
+    graded, feedback = ncourse.autograded(student, assignment), ncourse.feedback(student, assignment)
+    for name, mode in RELEASE_FILES.items():
+        target = feedback / name
+        target.unlink(missing_ok=True)
+        if (graded / name).is_file():
+            shutil.copyfile(graded / name, target)
+            target.chmod(_mode(ncourse, mode))
+
+
 def _gradebook_view(ncourse: NbgraderCourse, assignment: str) -> dict[str, tuple[dict, tuple]]:
     """student -> ({cell: score}, (total, max, late penalty)) from the gradebook."""
     from .gradebook import read_notebooks
@@ -88,6 +115,7 @@ def write_feedback(ncourse: NbgraderCourse, assignment: str, students: list[str]
         scores, total = book.get(student, ({}, None))
         page = render(assignment, student, result, scores, total, hidden_by_cell)
         path = ncourse.feedback(student, assignment) / f"{assignment}.html"
-        write_atomically(path, page)
+        write_atomically(path, page, mode=_mode(ncourse, 0o644))
+        _copy_release_files(ncourse, student, assignment)
         written.append(path)
     return written

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..course.layout import Assignment, Course
@@ -56,10 +57,10 @@ def grade_submission(path: Path, spec: Assignment, sub: Submission, limits: Limi
 
 def grade_many(paths, course: Course | None = None, assignment: str | None = None,
                limits: Limits | None = None, jobs: int | None = None, extra_hide=None,
-               on_done=None, cache: BatchCache | None = None) -> list[dict]:
-    """Grade several notebooks, `jobs` at a time, each in a grader process of its own
-    (`processes.py`; one notebook, or `jobs` 1: in this process); a broken notebook yields an error
-    entry. `on_done` gets each result as it comes.
+               on_done=None, cache: BatchCache | None = None, grader_procs: int | None = None) -> list[dict]:
+    """Grade several notebooks, `jobs` at a time; a broken notebook yields an error entry;
+    `on_done` gets each result as it comes. Beyond what one grader process drives, or with
+    `grader_procs` > 1, in several grader processes (`processes.py`), else in this one.
 
     `jobs` defaults to what the machine allows (`devices.default_jobs`: the cores, or a few workers
     per GPU); the workers learn how many run at once so that those sharing a GPU split its memory.
@@ -81,16 +82,20 @@ def grade_many(paths, course: Course | None = None, assignment: str | None = Non
     if not limits.compile_cache:
         cache = None
 
-    try:
-        if jobs > 1 and len(paths) > 1:
-            from .processes import grade_in_processes
-            return grade_in_processes(paths, course, assignment, limits, jobs, hide, on_done, cache)
-        out = []
-        for path in paths:
-            out.append(grade_one(path, course, assignment, limits, hide, cache))
-            if on_done:
-                on_done(out[-1])
+    from .processes import grade_in_processes, grader_processes
+    processes, threads = grader_processes(jobs, grader_procs)
+
+    def one(path):
+        out = grade_one(path, course, assignment, limits, hide, cache)
+        if on_done:
+            on_done(out)
         return out
+
+    try:
+        if processes > 1 and len(paths) > 1:
+            return grade_in_processes(paths, course, assignment, limits, processes, threads, hide, on_done, cache)
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            return list(pool.map(one, paths))
     finally:
         if own_cache:
             cache.close()

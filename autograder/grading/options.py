@@ -61,6 +61,13 @@ def add_compile_cache_option(p, batch: bool | None, own_only: bool = False):
                    help=f"{what} (verdicts are the same either way; default: {default})")
 
 
+def add_grader_processes_option(p):
+    """`--grader-processes P` (default: one per 4 notebooks graded at once)."""
+    p.add_argument("--grader-processes", type=int, default=None, metavar="P",
+                   help="grader processes sharing the --jobs (default: one per 4 jobs, so that the "
+                        "grader's own work is not held to one core)")
+
+
 def compile_cache_wanted(args, batch: bool) -> bool:
     """Whether the cache is on: as asked, else on for a batch."""
     asked = getattr(args, "compile_cache", None)
@@ -81,4 +88,6 @@ def option_error(args) -> str | None:
         return f"--devices-per-worker must be at least 1 (got {args.devices_per_worker})"
     if getattr(args, "jobs", None) is not None and args.jobs < 1:
         return f"--jobs must be at least 1 (got {args.jobs})"
+    if getattr(args, "grader_processes", None) is not None and args.grader_processes < 1:
+        return f"--grader-processes must be at least 1 (got {args.grader_processes})"
     return None

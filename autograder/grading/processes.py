@@ -1,14 +1,15 @@
-"""A batch over several grader processes: `--jobs N` runs N grader processes, one notebook each at a
-time, so that the grader's own work (test cells, protocol, decoding replies: a fifth to a third of a
-notebook, more with the compile cache) runs on N cores instead of under one GIL.
+"""A batch over several grader processes: `--jobs N` beyond what one grader process drives
+(`NOTEBOOKS_PER_GRADER` notebooks at once, in threads) runs several, so that the grader's own work
+(test cells, protocol, decoding replies: a fifth to a third of a notebook, more with the compile
+cache) runs on several cores instead of under one GIL (`--grader-processes` to choose).
 
 Each grader process is `python -m autograder.grading.processes` (a fresh interpreter, nothing
 inherited from a parent that runs threads, and no re-import of the caller's script). The parent
 hands out notebooks one at a time, to whichever grader is free (a slow notebook never holds up a
 fixed share), takes each result as it comes (so `autograde` commits it at once) and returns them
-in the order given. The batch's compile caches are built by the parent before the graders start,
-one per assignment of the batch, `jobs` at a time (`batch_cache.py`); every grader process gets the
-same sealed folders. A grader process that dies costs only the notebook it held (an error entry);
+in the order given. The batch's compile caches are built by the parent while the graders start,
+in a thread that takes one job's slot (`batch_cache.py`); every grader process gets the same sealed
+folders. A grader process that dies costs only the notebook it held (an error entry);
 a grader process whose parent dies exits at once, and its sandboxed workers with it (their
 lifeline).
 """
@@ -35,29 +36,39 @@ from .batch_cache import BatchCache, Built
 from .results import failed_notebook
 
 
-def assignments_of(paths, course: Course, assignment: str | None) -> set[str]:
-    """The assignments a batch holds (read from each notebook when not given)."""
+# Notebooks one grader process grades at once: its own share of a notebook (test cells, protocol) is
+# about a fifth to a third, so one GIL keeps up with three to five workers (benchmarks/README.md).
+NOTEBOOKS_PER_GRADER = 4
+
+
+def grader_processes(jobs: int, asked: int | None = None) -> tuple[int, int]:
+    """(processes, notebooks each) for `jobs` notebooks at once."""
+    processes = asked or -(-jobs // NOTEBOOKS_PER_GRADER)
+    processes = max(1, min(processes, jobs))
+    return processes, -(-jobs // processes)
+
+
+def assignments_of(paths, course: Course, assignment: str | None) -> list[str]:
+    """The assignments a batch holds, in the order of their first notebook (read from each
+    notebook when not given)."""
     if assignment:
-        return {assignment}
-    found = set()
+        return [assignment]
+    found: dict[str, None] = {}
     for path in paths:
         try:
-            found.add(course.guess_assignment(Path(path), classify(read_notebook(Path(path)))))
+            found[course.guess_assignment(Path(path), classify(read_notebook(Path(path))))] = None
         except (NotebookError, OSError):
             continue
-    return found
+    return list(found)
 
 
-def build_caches(cache: BatchCache, course: Course, names: set[str], jobs: int):
-    """Build the batch's compile caches before the graders start, `jobs` at a time."""
-    specs = []
-    for name in sorted(names):
+def build_caches(cache: BatchCache, course: Course, names: list[str]):
+    """Build the batch's compile caches one after another (in the command's builder thread)."""
+    for name in names:
         try:
-            specs.append(course.assignment(name))
+            cache.limits_for(course.assignment(name))
         except NotebookError:
             continue
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(cache.limits_for, specs))
 
 
 def _exit_with_parent(parent: int):
@@ -72,8 +83,9 @@ def _exit_with_parent(parent: int):
 
 def serve(reply_fd: int):
     """A grader process (`python -m autograder.grading.processes FD`): its settings on the first
-    line of stdin, then one notebook per line (index and path, as JSON) until EOF; each result goes
-    back as one JSON line on `reply_fd` (stdout stays free for whatever a test cell prints)."""
+    line of stdin, then one notebook per line (index, path and the caches built so far, as JSON)
+    until EOF, graded `threads` at a time; each result goes back as one JSON line on `reply_fd`
+    (stdout stays free for whatever a test cell prints)."""
     from .grade import grade_one
     from .startup import isolate_jax_for_grader
     isolate_jax_for_grader()
@@ -84,16 +96,21 @@ def serve(reply_fd: int):
     limits = Limits(**settings["limits"])
     course = Course(Path(settings["root"]))
     hide = settings["hide"]
-    cache = None
-    if limits.compile_cache:
-        cache = BatchCache(limits, course.hidden_paths() + hide)
-        cache.built = {name: Built(**b) for name, b in settings["built"].items()}
+    cache = BatchCache(limits, course.hidden_paths() + hide, builds=False) if limits.compile_cache else None
+    lock = threading.Lock()
     with os.fdopen(reply_fd, "w") as replies:
-        for line in sys.stdin:
-            i, path = json.loads(line)
+        def grade(i, path):
             result = grade_one(path, course, settings["assignment"], limits, hide, cache)
-            replies.write(json.dumps(["result", i, result]) + "\n")
-            replies.flush()
+            with lock:
+                replies.write(json.dumps(["result", i, result]) + "\n")
+                replies.flush()
+
+        with ThreadPoolExecutor(max_workers=settings["threads"]) as pool:
+            for line in sys.stdin:
+                i, path, built = json.loads(line)
+                if cache is not None:   # the caches built so far (before its build: own compiles only)
+                    cache.built = {name: Built(**b) for name, b in built.items()}
+                pool.submit(grade, i, path)
         replies.write(json.dumps(["stats", settings["index"], dict(cache.stats) if cache else {}]) + "\n")
 
 
@@ -112,6 +129,7 @@ class _Grader:
         self.proc.stdin.flush()
         self.buffer = b""
         self.done = False
+        self.holding = 0          # notebooks sent and not yet answered
 
     def lines(self) -> list[str]:
         """The complete lines that arrived (call when its pipe is readable); marks the end."""
@@ -122,46 +140,64 @@ class _Grader:
         *complete, self.buffer = self.buffer.split(b"\n")
         return [line.decode() for line in complete]
 
-    def give(self, task):
-        """Send the next notebook, or (None) close stdin: no more."""
+    def fill(self, todo: list, threads: int, built: dict):
+        """Send notebooks (with the caches built so far) until it holds `threads`; with nothing left
+        to send and nothing held, close its stdin: it finishes and ends."""
         try:
-            if task is None:
-                self.proc.stdin.close()
-            else:
-                self.proc.stdin.write(json.dumps(task) + "\n")
+            while todo and self.holding < threads:
+                self.proc.stdin.write(json.dumps([*todo.pop(), built]) + "\n")
                 self.proc.stdin.flush()
+                self.holding += 1
+            if not todo and not self.holding and not self.proc.stdin.closed:
+                self.proc.stdin.close()
         except (BrokenPipeError, ValueError):   # it died: the end of its pipe says so
             pass
 
 
-def grade_in_processes(paths, course: Course, assignment: str | None, limits: Limits, jobs: int,
-                       hide: list[str], on_done=None, cache: BatchCache | None = None) -> list[dict]:
-    """Grade `paths` in `jobs` grader processes; results in the order of `paths`."""
+def grade_in_processes(paths, course: Course, assignment: str | None, limits: Limits, processes: int,
+                       threads: int, hide: list[str], on_done=None, cache: BatchCache | None = None) -> list[dict]:
+    """Grade `paths` in `processes` grader processes of `threads` notebooks each; results in the
+    order of `paths`.
+
+    With a compile cache, the command builds the caches of the batch's assignments in a thread
+    that takes one notebook's slot (never more workers at once than `processes * threads`, which
+    matters where they share a GPU's memory); each notebook is sent with the caches built so far."""
     paths = [str(p) for p in paths]
-    if cache is not None:
-        build_caches(cache, course, assignments_of(paths, course, assignment), jobs)
     settings = {"parent": os.getpid(), "root": str(course.root), "assignment": assignment,
-                "limits": dataclasses.asdict(limits), "hide": list(hide),
-                "built": {n: dataclasses.asdict(b) for n, b in (cache.built.items() if cache else ())}}
+                "limits": dataclasses.asdict(limits), "hide": list(hide), "threads": threads}
+    builder = None
+    if cache is not None:
+        names = assignments_of(paths, course, assignment)
+        builder = threading.Thread(target=build_caches, args=(cache, course, names), daemon=True)
+        builder.start()
+
+    def built() -> dict:
+        return {name: dataclasses.asdict(b) for name, b in (dict(cache.built) if cache else {}).items()}
+
+    def slots(g) -> int:   # the last grader gives one slot to the builder while it builds
+        return threads - 1 if g is graders[-1] and builder and builder.is_alive() and threads > 1 else threads
+
     todo = list(enumerate(paths))[::-1]
-    graders = [_Grader(k, settings) for k in range(max(1, min(jobs, len(paths))))]
+    graders = [_Grader(k, settings) for k in range(max(1, min(processes, len(paths))))]
     for g in graders:
-        g.give(todo.pop() if todo else None)
+        g.fill(todo, slots(g), built())
     out: list = [None] * len(paths)
     try:
         while not all(g.done for g in graders):
-            ready, _, _ = select.select([g.replies for g in graders if not g.done], [], [])
-            for g in [g for g in graders if g.replies in ready]:
-                for line in g.lines():
+            ready, _, _ = select.select([g.replies for g in graders if not g.done], [], [], 0.2)
+            for g in graders:
+                for line in (g.lines() if g.replies in ready else []):
                     kind, i, value = json.loads(line)
                     if kind == "stats":
                         if cache is not None:
                             cache.merge(value)
                         continue
                     out[i] = value
+                    g.holding -= 1
                     if on_done:
                         on_done(value)
-                    g.give(todo.pop() if todo else None)
+                if not g.done:
+                    g.fill(todo, slots(g), built())
     finally:
         for g in graders:
             with contextlib.suppress(OSError, ValueError):
