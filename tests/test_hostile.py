@@ -20,7 +20,9 @@ from support.notebooks import code_cell, make_notebook
 from hostile.corpus import ATTACKS, RIGHT
 
 BYSTANDER = "def bystander_{n}(x):\n    ### BEGIN SOLUTION\n    return {k} * x\n    ### END SOLUTION\n"
-TIMEOUT = "4"
+# Short, since every hanging attack costs it; 5 s leaves room for the fork attack's 30 children to
+# start on a loaded 2-core machine (at 4 s it timed out once in CI instead of failing integrity).
+TIMEOUT = "5"
 
 
 def hostile_cells(victim_source: str):

@@ -44,8 +44,8 @@ class Settings:
     `noise_t` (copydetect's noise threshold: the k of the k-grams, in characters of filtered code)
     and `guarantee_t` (any match at least this long is found; window = guarantee_t - noise_t + 1):
     copydetect's defaults (25 and 30) suit whole files. A solution cell here is a few lines, and
-    filtering shrinks it further (`return lax.fori_loop(0, n, lambda i, y: y * y, x)` becomes the
-    30 characters `returnV.V(0,V,lambdaV,V:V*V,V)`), so 25-grams winnowed over a window of 6 leave
+    filtering shrinks it further (`return lax.fori_loop(0, k, lambda j, v: v + v, z)` becomes the
+    30 characters `returnV.V(0,V,lambdaV,V:V+V,V)`), so 25-grams winnowed over a window of 6 leave
     a cell a handful of fingerprints, too few to weigh (copydetect issue #26: short files). k = 16
     spans about one expression: on the course's known answers (tests/cases' RIGHT), 12 let honest
     students' different idioms share more chance fragments and 20 started to miss copies of short

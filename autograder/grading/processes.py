@@ -175,7 +175,7 @@ def grade_in_processes(paths, course: Course, assignment: str | None, limits: Li
         return {name: dataclasses.asdict(b) for name, b in (dict(cache.built) if cache else {}).items()}
 
     def slots(g) -> int:   # the last grader gives one slot to the builder while it builds
-        return threads - 1 if g is graders[-1] and builder and builder.is_alive() and threads > 1 else threads
+        return threads - 1 if g is graders[-1] and builder and builder.is_alive() else threads
 
     todo = list(enumerate(paths))[::-1]
     graders = [_Grader(k, settings) for k in range(max(1, min(processes, len(paths))))]
