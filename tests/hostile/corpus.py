@@ -147,6 +147,18 @@ ATTACKS = {
         "                open(f'/proc/{{p}}/mem', 'rb')\n"
         "                def victim(x):\n                    return 2.0 * x\n"
         "        except Exception:\n            pass\n")},
+    # the batch's compile cache (sandbox/compile_cache.py): found through the worker's start-up
+    # environment, then overwritten, added to and removed from; every write must fail (read-only
+    # there) and no notebook of the batch, this one included, may grade differently
+    "poison_compile_cache": {"cell": (
+        "import glob, os\n"
+        "env = open('/proc/self/environ', 'rb').read().split(b'\\0')\n"
+        "found = [e.split(b'=', 1)[1].decode() for e in env if e.startswith(b'XLA_SHARED_CACHE=')]\n"
+        "for folder in found:\n"
+        "    for path in glob.glob(os.path.join(folder, '*')) + [os.path.join(folder, 'jit_mul-0.bin')]:\n"
+        "        for how in (lambda: open(path, 'wb').write(b'x'), lambda: os.remove(path)):\n"
+        "            try:\n                how()\n            except OSError:\n                pass\n"
+        + RIGHT), "victim": 3.0},
     "detect_grading_run": {"cell": (
         "import os, sys\n"
         "def _grading():\n"
