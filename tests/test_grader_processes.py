@@ -75,11 +75,15 @@ def test_a_grader_process_that_dies_costs_only_its_notebook(toy_course, tmp_path
     hang = write_toy_submission(tmp_path / "hang" / "toy.ipynb", solution=HANG)
     good = [write_toy_submission(tmp_path / f"ok{i}" / "toy.ipynb") for i in range(2)]
     out = tmp_path / "out.json"
-    proc = start_grade(toy_course, [hang, *good], out, "--jobs", "2", "--grader-processes", "2")
+    # without the compile cache's builder (which holds the second process's slot while it builds),
+    # the first grader process is handed the first notebook, the one that hangs
+    proc = start_grade(toy_course, [hang, *good], out, "--jobs", "2", "--grader-processes", "2",
+                       "--no-compile-cache")
     seen = watch(proc, until=lambda s: len(s) == 2)
     assert len(seen) == 2, seen
-    # the first grader process takes the first notebook (the one that hangs): kill it while it does
-    first = min((psutil.Process(p) for p in seen), key=lambda p: p.create_time())
+    # the first started: two processes started in one clock tick share a create_time, and pids
+    # grow (CI's last run killed the second one: min() over equal times picked by set order)
+    first = min((psutil.Process(p) for p in seen), key=lambda p: (p.create_time(), p.pid))
     time.sleep(3)
     first.kill()
     assert proc.wait(timeout=300) == 2, proc.stderr.read()[-2000:]
