@@ -11,5 +11,7 @@
 - `keyuse`       which key data each random operation consumed (the evidence for key reuse)
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
                  it happened, `rules` holds the rule tables (exception or retrace -> cause and fix)
+- `kernel_hook`  in a notebook kernel, the cause and fix of a cell's JAX error printed under its
+                 traceback (installed when `check` is imported)
 - `text`         text helpers
 """

@@ -409,3 +409,7 @@ def assert_inputs_unchanged(fn, *args, what=None, **kwargs):
 
 # The performance checks live in performance.py (they use `gather` and `_static_text` above).
 from .performance import assert_compile_time_within, assert_runtime_within  # noqa: E402,F401
+
+# In a notebook kernel, the cells' JAX errors get their cause and fix under the traceback.
+from .kernel_hook import install as _install_kernel_hook  # noqa: E402
+_install_kernel_hook()

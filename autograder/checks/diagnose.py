@@ -52,3 +52,18 @@ def student_error_text(desc: dict) -> str:
         text += f"\n  cause: {cause}\n  fix: {fix}"
     return text
 
+
+
+# ---------------------------------------------------------------- the student's own kernel
+def explanation_block(exc: BaseException) -> str | None:
+    """`cause: ...` and `fix: ...` lines for an exception a notebook cell raised (the kernel's
+    hook prints them after the traceback); None when no rule knows the exception, or when it is a
+    failed check, whose message already holds them."""
+    from .failure import CheckFailure
+    if isinstance(exc, CheckFailure) or not isinstance(exc, Exception):
+        return None
+    desc = describe_exception(exc)
+    if match(desc) is None:
+        return None
+    cause, fix = explain(desc)
+    return f"cause: {cause}\nfix: {fix}"

@@ -167,6 +167,20 @@ def _names_a_function(node, frame) -> bool:
     return False
 
 
+_TRANSFORMS = ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "pmap")
+
+
+def _transformed_call(node: ast.Call) -> dict:
+    """`jax.vmap(f, in_axes=...)(a, b)` written on one line: the transform, the function it
+    transforms, the transform's keywords and the positional arguments of the call, as source text."""
+    inner = node.func
+    return {"transform": _dotted(inner.func).split(".")[-1],
+            "fn": ast.unparse(inner.args[0]) if inner.args else "",
+            "options": {k.arg: ast.unparse(k.value) for k in inner.keywords if k.arg},
+            "args": [ast.unparse(a) for a in node.args],
+            "starred": any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords)}
+
+
 def _expression_facts(expr, frame) -> dict:
     """What a rule may ask about an expression: calls, boolean operators, subscripts and their
     containers, conversions wrapped around `jnp` calls, shape arithmetic done with `jnp`."""
@@ -192,6 +206,8 @@ def _expression_facts(expr, frame) -> dict:
                     facts["int_around_array_call"] = True
             if name.startswith(_ARRAY_MODULES) and any(_mentions_static_size(a) for a in node.args):
                 facts["array_math_on_sizes"] = True
+            if isinstance(node.func, ast.Call) and _dotted(node.func.func).split(".")[-1] in _TRANSFORMS:
+                facts.setdefault("transformed", []).append(_transformed_call(node))
             if isinstance(node.func, ast.Name):
                 value, found = _lookup(frame, node.func.id)
                 if found and _kind_of(value) == "jitted":

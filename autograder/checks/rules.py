@@ -11,83 +11,13 @@ list); it never gives the answer to a course exercise.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable
 
 from .facts import _ARRAY_MODULES
+from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
+from .usage_rules import USAGE_RULES
 
 # ---------------------------------------------------------------- the rule table
-class Facts:
-    """Read-only helpers over a description, for the rules' `when`, `cause` and `fix`."""
-
-    def __init__(self, desc: dict):
-        self.desc = desc
-        self.types = set(desc.get("mro") or [desc.get("type", "")])
-        self.text = desc.get("text") or desc.get("message", "")
-        self.stmt = desc.get("facts") or {}
-        self.call = desc.get("call") or {}
-
-    def is_(self, *names) -> bool:
-        return any(n in self.types for n in names)
-
-    def says(self, pattern: str) -> bool:
-        return re.search(pattern, self.text) is not None
-
-    def calls(self, *prefixes) -> list:
-        return [c for c in self.stmt.get("calls", []) if c.startswith(prefixes) or c in prefixes]
-
-    @property
-    def kind(self) -> str:
-        return self.stmt.get("kind", "")
-
-    @property
-    def fn(self) -> str:
-        return self.call.get("function") or (self.desc.get("where") or {}).get("function") or "f"
-
-    @property
-    def arg(self) -> str:
-        """The jit argument the failing value depends on (JAX names it), if any."""
-        args = self.desc.get("traced_args") or []
-        if args:
-            return re.split(r"[\[.]", args[0])[0]
-        for name in self.stmt.get("tracers", []):   # JAX did not name it: a traced Python scalar
-            if self.given(name) in ("int", "bool", "str"):
-                return name
-        return ""
-
-    def given(self, name: str) -> str:
-        """How argument `name` was passed: 'int', 'float', 'bool', 'str', 'array', 'key', 'static', ...."""
-        return (self.call.get("args") or {}).get(name, {}).get("kind", "")
-
-    @property
-    def arg_is_python_scalar(self) -> bool:
-        return self.given(self.arg) in ("int", "bool", "str")
-
-    @property
-    def arg_is_data(self) -> bool:
-        return self.given(self.arg) in ("array", "key", "pytree", "float")
-
-    def subscript(self, *containers) -> dict | None:
-        tracers = set(self.stmt.get("tracers", []))
-        for s in self.stmt.get("subscripts", []):
-            if s["container"] in containers and not s["slice"] and (
-                    not tracers or any(t in s["index"] for t in tracers) or "int(" in s["index"]):
-                return s
-        return None
-
-    @property
-    def code(self) -> str:
-        return (self.desc.get("where") or {}).get("code", "")
-
-
-@dataclass(frozen=True)
-class Rule:
-    name: str
-    when: Callable[[Facts], bool]
-    cause: str | Callable[[Facts], str]
-    fix: str | Callable[[Facts], str]
-
-
 def _static_fix(f: Facts, what="it sets a size") -> str:
     return f"if {what}, make it static: `jax.jit({f.fn}, static_argnames='{f.arg}')`"
 
@@ -196,14 +126,11 @@ RULES: list[Rule] = [
     Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
+    # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
+    *USAGE_RULES,
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),
          "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
          "keep array arguments differentiable; return a zero (or `None`) cotangent for them from `bwd`"),
-    Rule("vjp-bwd-structure", lambda f: f.is_("TypeError") and f.says(r"Custom VJP bwd rule must produce"),
-         "the custom_vjp backward rule returned a different number or structure of cotangents than the "
-         "function has inputs",
-         "return a tuple from `bwd` with one cotangent per input, in order (zeros or `None` for inputs "
-         "without a gradient)"),
     Rule("leaked-tracer", lambda f: f.is_("UnexpectedTracerError"),
          lambda f: ("a traced value escaped its trace: "
                     + (f"`{f.desc['where']['function']}` stores it outside the function "

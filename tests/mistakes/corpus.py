@@ -40,6 +40,35 @@ CATEGORIES = {
     "pad-bucket": r"(?s)pad.*bucket",
     "weak-type": r"(?s)weak.*jnp\.(float32|int32|asarray)",
     "traced-not-static": r"(?s)static.*pass it as a traced",
+    # JAX's API outside jit (issue 24: error_mistakes.py)
+    "vmap-in-axes-none": r"in_axes=\([^)]*None",
+    "vmap-in-axes-entries": r"one entry per positional argument",
+    "vmap-in-axes-axis": r"map along an axis it has|no axis to map|map at least one argument",
+    "vmap-out-axes": r"give `out_axes` the structure",
+    "grad-scalar": r"jnp\.sum|jnp\.mean|jax\.jacrev|jax\.vmap\(jax\.grad",
+    "grad-float": r"pass floats|\.astype\(jnp\.float32\)",
+    "grad-has-aux": r"has_aux",
+    "grad-argnums": r"pass the argument positionally|`argnums` that counts",
+    "carry-dtype": r"with the dtype the body produces|cast the new value back",
+    "carry-shape": r"one fixed shape|scan stacks",
+    "scan-pair": r"return `\(carry, y\)`",
+    "loop-scalar-pred": r"jnp\.all|jnp\.any",
+    "branch-types": r"both branches return the same",
+    "scalar-pred": r"jnp\.where\(pred",
+    "switch-int-index": r"astype\(jnp\.int32\)",
+    "tree-same-structure": r"give the trees the same structure",
+    "register-pytree": r"register_dataclass|register_pytree_node_class|NamedTuple",
+    "prng-key": r"jax\.random\.key\(|PRNGKey\(",
+    "key-one-style": r"wrap_key_data|key_data",
+    "key-no-arith": r"fold_in|jax\.random\.split\(key\)",
+    "key-vmap": r"jax\.vmap\(lambda k",
+    "bwd-tuple": r"return a tuple from `bwd`",
+    "bwd-shape": r"shape and dtype of its input",
+    "jvp-pair": r"\(primal_out, tangent_out\)|the primal output's shape and dtype",
+    "broadcast-axes": r"\[:, None\]|keepdims=True",
+    "concat-shapes": r"`axis=\d*`|make the other dimensions equal",
+    "contract-dims": r"\.T`|jnp\.einsum",
+    "reshape-size": r"write `-1`|multiply to the same total",
 }
 
 
@@ -82,6 +111,32 @@ def retrace_case(*, pattern, fix, source, calls, static_argnums=(), max_traces=1
         RETRACE_CASES.append(Case(fn.__name__, fn, pattern, fix, source, make_args=calls,
                                   static_argnums=tuple(static_argnums), max_traces=max_traces,
                                   note=note, kind="retrace"))
+        return fn
+    return register
+
+
+@dataclass
+class ErrorCase:
+    """A function that raises one of JAX's errors outside jit (issue 24): vmap, grad, loops,
+    branches, pytrees, keys, custom rules, shapes."""
+    name: str
+    fn: Callable
+    family: str
+    fix: str                      # a key of CATEGORIES: the kind of fix the maintainers gave
+    source: str
+    raises: str                   # exception class name on the pinned jax
+    line: str                     # the student's failing line (innermost student frame)
+    fixed: str                    # that line as the maintainers fixed it (the fixed function runs)
+    make_args: Callable
+
+
+ERROR_CASES: list[ErrorCase] = []
+
+
+def error_case(*, family, fix, source, raises, line, fixed, args):
+    """Register a function that raises `raises` at `line` when called eagerly on `args()`."""
+    def register(fn):
+        ERROR_CASES.append(ErrorCase(fn.__name__, fn, family, fix, source, raises, line, fixed, args))
         return fn
     return register
 

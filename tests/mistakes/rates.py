@@ -1,12 +1,14 @@
 """Print how often the course's checks tell each real mistake its fix, by pattern.
 
-    .venv/bin/python tests/mistakes/rates.py [--failures]
+    .venv/bin/python tests/mistakes/rates.py [--failures] [--heldout]
 
 Runs every case of tests/mistakes/ through `check.assert_jittable` or `check.assert_max_traces`
 in this process and prints two Markdown tables (jit failures, retraces): per pattern, how many
 messages named the maintainers' fix category, and for jit failures how many quoted the
-student's line. `--failures` also prints each message that missed. To measure another version of
-the checks, put its package first on the path: `PYTHONPATH=/path/to/other/checkout python ...`.
+student's line. Then a third table: JAX's errors outside jit (error_mistakes.py), by family, as a
+student's own kernel shows them and as the grader's message says them (error_runs.py).
+`--failures` also prints each message that missed. To measure another version of the checks, put
+its package first on the path: `PYTHONPATH=/path/to/other/checkout python ...`.
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from pathlib import Path
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mistakes import corpus  # noqa: E402
+from mistakes import corpus, error_runs  # noqa: E402
 
 
 def main():
@@ -37,7 +39,16 @@ def main():
     s = corpus.summary(jit, retrace)
     print(f"\njit: {s['jit_cases']} cases, fix {s['jit_fix_rate']:.0%}, line {s['jit_line_rate']:.0%}; "
           f"retrace: {s['retrace_cases']} cases, fix {s['retrace_fix_rate']:.0%}")
+    told = error_runs.run_all(a.heldout)
+    print("\nerrors outside jit (vmap, grad, loops, branches, pytrees, keys, custom rules, shapes)\n")
+    print(error_runs.rate_table(told))
+    r = error_runs.rates(told)
+    print(f"\nerrors: {len(told)} cases, kernel {r['kernel']:.0%}, grader {r['grader']:.0%}")
     if a.failures:
+        for t in told:
+            if t.problems:
+                print(f"\n== {t.case.name} ({t.case.family}; {t.case.source}): {'; '.join(t.problems)}\n"
+                      f"-- kernel:\n{t.kernel[-1500:]}\n-- grader:\n{t.grader}")
         for o in jit + retrace:
             if o.problems:
                 print(f"\n== {o.case.name} ({o.case.pattern}; {o.case.source}): {'; '.join(o.problems)}\n"

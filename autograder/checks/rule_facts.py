@@ -1,0 +1,81 @@
+"""What a rule reads: `Facts` over a described exception (`facts.describe_exception`), and `Rule`.
+
+Shared by the rule tables of `rules.py` (jit and retrace) and `usage_rules.py` (the rest of JAX's
+API: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+
+class Facts:
+    """Read-only helpers over a description, for the rules' `when`, `cause` and `fix`."""
+
+    def __init__(self, desc: dict):
+        self.desc = desc
+        self.types = set(desc.get("mro") or [desc.get("type", "")])
+        self.text = desc.get("text") or desc.get("message", "")
+        self.stmt = desc.get("facts") or {}
+        self.call = desc.get("call") or {}
+
+    def is_(self, *names) -> bool:
+        return any(n in self.types for n in names)
+
+    def says(self, pattern: str) -> bool:
+        return re.search(pattern, self.text) is not None
+
+    def calls(self, *prefixes) -> list:
+        return [c for c in self.stmt.get("calls", []) if c.startswith(prefixes) or c in prefixes]
+
+    @property
+    def kind(self) -> str:
+        return self.stmt.get("kind", "")
+
+    @property
+    def fn(self) -> str:
+        return self.call.get("function") or (self.desc.get("where") or {}).get("function") or "f"
+
+    @property
+    def arg(self) -> str:
+        """The jit argument the failing value depends on (JAX names it), if any."""
+        args = self.desc.get("traced_args") or []
+        if args:
+            return re.split(r"[\[.]", args[0])[0]
+        for name in self.stmt.get("tracers", []):   # JAX did not name it: a traced Python scalar
+            if self.given(name) in ("int", "bool", "str"):
+                return name
+        return ""
+
+    def given(self, name: str) -> str:
+        """How argument `name` was passed: 'int', 'float', 'bool', 'str', 'array', 'key', 'static', ...."""
+        return (self.call.get("args") or {}).get(name, {}).get("kind", "")
+
+    @property
+    def arg_is_python_scalar(self) -> bool:
+        return self.given(self.arg) in ("int", "bool", "str")
+
+    @property
+    def arg_is_data(self) -> bool:
+        return self.given(self.arg) in ("array", "key", "pytree", "float")
+
+    def subscript(self, *containers) -> dict | None:
+        tracers = set(self.stmt.get("tracers", []))
+        for s in self.stmt.get("subscripts", []):
+            if s["container"] in containers and not s["slice"] and (
+                    not tracers or any(t in s["index"] for t in tracers) or "int(" in s["index"]):
+                return s
+        return None
+
+    @property
+    def code(self) -> str:
+        return (self.desc.get("where") or {}).get("code", "")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    when: Callable[[Facts], bool]
+    cause: str | Callable[[Facts], str]
+    fix: str | Callable[[Facts], str]

@@ -1,0 +1,153 @@
+"""Rules for JAX's errors outside jit: vmap, grad, loops, branches, pytrees, PRNG keys, custom
+derivative rules, and shapes in batched code.
+
+These errors come with a structured text (which argument, which axis, which carry component and its
+two types), so each rule reads that text and the student's failing line (`facts.py` records a
+transform called on the line, `jax.vmap(f, in_axes=...)(a, b)`, with its arguments) and names them
+in its cause and fix. Part of the one rule table of `rules.py` (`RULES`), in its order.
+"""
+from __future__ import annotations
+
+from .rule_facts import Rule
+from .usage_texts import (  # noqa: F401  (the builders each rule names)
+    _branch_cause, _branch_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
+    _count_values, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _is_user_class, _m,
+    _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix, _vmap_rank_fix,
+    _vmap_sizes_cause, _vmap_sizes_fix,
+)
+
+
+_BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
+
+USAGE_RULES: list[Rule] = [
+    # ---- vmap
+    Rule("vmap-sizes", lambda f: f.says(r"^vmap got inconsistent sizes for array axes to be mapped"),
+         _vmap_sizes_cause, _vmap_sizes_fix),
+    Rule("vmap-in-axes-count", lambda f: f.says(r"^vmap in_axes must be an int, None, or a tuple of entries"),
+         lambda f: (f"`in_axes` has {_m(f, 'in_axes_len', default='a different number of')} "
+                    f"entries but the function was called with {_m(f, 'args_len', default='more')} "
+                    f"positional arguments"),
+         _in_axes_count_fix),
+    Rule("vmap-rank", lambda f: f.says(r"^vmap was requested to map its argument along axis"),
+         lambda f: (f"`jax.vmap` was asked to map axis {_m(f, 'rank_axis')} of an argument "
+                    f"of shape {_m(f, 'rank_shape')}, which has no such axis"),
+         _vmap_rank_fix),
+    Rule("vmap-out-axes", lambda f: f.says(r"^vmap out_axes specification must be a tree prefix"),
+         "`out_axes` does not match the structure of the function's outputs", _out_axes_fix),
+    Rule("vmap-all-none", lambda f: f.says(r"^vmap must have at least one non-None value in in_axes"),
+         "every entry of `in_axes` is `None`, so there is no axis to map and no batch size",
+         "map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`"),
+    # ---- grad
+    Rule("grad-output", lambda f: f.says(r"^Gradient only defined for scalar-output functions"),
+         _grad_output_cause, _grad_output_fix),
+    Rule("grad-int-input", lambda f: f.says(r"^grad requires real- or complex-valued inputs"),
+         lambda f: (f"`jax.grad` differentiates with respect to float inputs; it got "
+                    f"{_m(f, 'got_dtype', default='an integer')} (an integer has no derivative)"),
+         lambda f: "pass floats: `3.0` instead of `3`, or `x.astype(jnp.float32)` before calling the gradient"),
+    Rule("grad-has-aux", lambda f: f.says(r"^expected function with aux output to return a two-element tuple"),
+         lambda f: ("with `has_aux=True` the function must return exactly two things, `(value, aux)`; it returned "
+                    + (f"a tuple of {_count_values(_m(f, 'aux_value'))}"
+                       if "<class 'tuple'>" in f.text else "one value")),
+         lambda f: ("return `(loss, aux)`, packing extra outputs into one `aux` (`return loss, (a, b)`); if it "
+                    "returns only the loss, drop `has_aux=True`")),
+    Rule("grad-argnums", lambda f: f.says(r"^differentiating with respect to argnums=\S+ requires at least"),
+         lambda f: (f"`argnums={_m(f, 'argnums')}` names a positional argument the call does "
+                    f"not pass (it got {_m(f, 'positional')} positionally)"),
+         "pass the argument positionally (gradients are taken only with respect to positional arguments), "
+         "or use an `argnums` that counts from 0 over the positional arguments"),
+    # ---- loops
+    Rule("loop-carry-type", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have equal types"),
+         _carry_cause, _carry_fix),
+    Rule("loop-carry-structure", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have the same pytree structure"),
+         _carry_structure_cause,
+         "return the carry with the containers it came in with (the same tuple length, dict keys); put "
+         "per-step outputs in scan's `y`, not in the carry"),
+    Rule("scan-pair", lambda f: f.says(r"^scan body output must be a pair"),
+         "a `lax.scan` body must return two things: the new carry and this step's output",
+         "return `(carry, y)` from the body (`return carry, None` when there is nothing to stack)"),
+    Rule("loop-predicate", lambda f: f.says(r"^cond_fun must return a boolean scalar"),
+         lambda f: f"the `while_loop` condition must return one bool; it returned {_m(f, 'pred_aval', default='an array')}",
+         "reduce it to one bool: `jnp.all(...)` (every element) or `jnp.any(...)` (some element)"),
+    # ---- branches
+    Rule("branch-types", lambda f: f.says(r"^(cond|switch) branch(es| outputs) must have (equal output types|the same pytree structure)"),
+         _branch_cause, _branch_fix),
+    Rule("cond-predicate", lambda f: f.says(r"^Pred must be a scalar"),
+         lambda f: f"`lax.cond` takes one bool and runs one branch; the predicate has shape {_m(f, 'of_shape')}",
+         "for an elementwise choice use `jnp.where(pred, a, b)`; to branch once, reduce the predicate with "
+         "`jnp.all`/`jnp.any`; per example, `jax.vmap` a function whose predicate is a scalar"),
+    Rule("switch-index", lambda f: f.says(r"^Index type must be an integer"),
+         lambda f: f"`lax.switch` picks a branch by an integer index; it got a {_m(f, 'index_dtype', default='float')}",
+         "cast the index: `lax.switch(i.astype(jnp.int32), branches, x)` (round first if it can be fractional)"),
+    # ---- pytrees
+    Rule("tree-structure", lambda f: f.says(r"^pytree structure error") and f.says(r"tree_map"),
+         "`jax.tree.map` walks several trees in step, so they must have the same structure",
+         _tree_fix),
+    Rule("unregistered-class", lambda f: f.says(r"^(Error interpreting argument to .* as an abstract array|Argument .* is not a valid JAX type)")
+         and _is_user_class(f),
+         lambda f: f"JAX does not know how to find the arrays inside a `{_unregistered(f)}` object (the class is not a registered pytree)",
+         _unregistered_fix),
+    # ---- PRNG keys
+    Rule("key-from-int", lambda f: f.says(r"^JAX encountered invalid PRNG key data") and
+         f.says(r"Got -?\d+$|key_data\.dtype = uint32; got dtype=(float|int|bool)"),
+         lambda f: ("a plain number was passed where a PRNG key is expected" if f.says(r"Got -?\d+$") else
+                    "an array of numbers was passed where a PRNG key is expected"),
+         "make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass the "
+         "key; split it for more draws"),
+    Rule("key-mixed", lambda f: f.says(r"key<\w+> is not a valid dtype for JAX type promotion"),
+         "typed keys (`jax.random.key`) and raw keys (`jax.random.PRNGKey`, uint32 arrays) were combined in one array",
+         "use one kind of key everywhere (`jax.random.key`), or convert: `jax.random.wrap_key_data(raw)` makes "
+         "a typed key, `jax.random.key_data(key)` the raw one"),
+    Rule("key-arithmetic", lambda f: f.says(r"does not accept dtypes? key<"),
+         "arithmetic on a PRNG key (`key + 1`): keys are not numbers",
+         "derive new keys with `jax.random.fold_in(key, i)` or `jax.random.split(key)`"),
+    Rule("key-batch", lambda f: f.says(r"accepts a single key, but was given a key array of shape"),
+         lambda f: (f"`jax.random.{_m(f, 'sampler', default='normal')}` takes one key; it got "
+                    f"a batch of keys of shape {_m(f, 'of_shape')}"),
+         lambda f: (f"draw per key with `jax.vmap(lambda k: jax.random.{_m(f, 'sampler', default='normal')}"
+                    f"(k, shape))(keys)`, or draw everything from one key with a leading batch dimension in `shape`")),
+    # ---- custom derivative rules
+    Rule("vjp-bwd-structure", lambda f: f.says(r"Custom VJP bwd rule must produce an output with the same container"),
+         lambda f: ("the custom_vjp backward rule must return one cotangent per input of the function, as a tuple; "
+                    f"it returned {_m(f, 'bwd_tree', default='another structure')} "
+                    f"for inputs {_m(f, 'primal_tree', default='')}").rstrip(" "),
+         "return a tuple from `bwd` with one cotangent per input, in order (a one-input function returns "
+         "`(g * ...,)`, with the comma; `None` or zeros for inputs without a gradient)"),
+    Rule("vjp-bwd-shape", lambda f: f.says(r"Custom VJP bwd rule must produce an output with the same (shape|type)"),
+         lambda f: (f"the custom_vjp backward rule's {_m(f, 'bwd_output', default='output')} has type "
+                    f"{_m(f, 'bwd_type')} but its input has type "
+                    f"{_m(f, 'bwd_input')}"),
+         lambda f: (f"each cotangent must have the shape and dtype of its input "
+                    f"({_m(f, 'bwd_input', default='the input')}): "
+                    f"broadcast it (e.g. `g * jnp.ones_like(x)`) or sum over the broadcast axes")),
+    Rule("jvp-pair", lambda f: f.says(r"^Custom JVP rule .* must produce a pair"),
+         "a custom_jvp rule must return two things: the primal output and its tangent",
+         "return `(primal_out, tangent_out)` from the function given to `defjvp`"),
+    Rule("jvp-tangent", lambda f: f.says(r"^Custom JVP rule must produce primal and tangent outputs with corresponding shapes"),
+         lambda f: (f"the custom_jvp rule's tangent has type {_m(f, 'tangent_type')} but its primal "
+                    f"output needs {_m(f, 'tangent_expected')}"),
+         lambda f: (f"compute the tangent so it has the primal output's shape and dtype ({_m(f, 'tangent_expected')}): "
+                    f"apply the same reductions to it (`jnp.sum(t)` when the output is a sum), and write floats "
+                    f"(`0.0`, `.astype`)")),
+    # ---- shapes in batched code
+    Rule("broadcast", lambda f: f.says(_BROADCAST),
+         lambda f: (f"arrays of shapes {_shapes_in(f)} cannot be combined elementwise: broadcasting lines shapes up "
+                    f"from the last axis, and each pair of sizes must be equal or 1"),
+         "give one of them an axis of size 1 where the other has its own: `a[:, None]` (a column) or "
+         "`keepdims=True` on the reduction that made it, or transpose the one whose axes are swapped"),
+    Rule("concatenate", lambda f: f.says(r"^Cannot concatenate arrays with shapes that differ"),
+         lambda f: f"arrays of shapes {_m(f, 'concat_shapes')} differ in an axis other than the one they are joined on",
+         _concat_fix),
+    Rule("stack", lambda f: f.says(r"^All input arrays must have the same shape"),
+         lambda f: f"`jnp.stack` needs arrays of one shape; they have {_m(f, 'stack_shapes')}",
+         "pad or crop them to one shape first, or use `jnp.concatenate` (which allows different lengths along "
+         "the axis it joins)"),
+    Rule("contract", lambda f: f.says(r"^dot_general requires contracting dimensions to have the same shape"),
+         lambda f: (f"a matrix product sums over the last axis of the first and the second-to-last of the second; "
+                    f"their lengths differ ({_m(f, 'contract_sizes')})"),
+         "transpose the operand whose axes are swapped (`w.T`), or name the axes to sum over with `jnp.einsum`"),
+    Rule("reshape", lambda f: f.says(r"^cannot reshape array of shape"),
+         lambda f: (f"`reshape` keeps the number of elements: {_m(f, 'reshape_from')} holds "
+                    f"{_m(f, 'reshape_from_size')}, the new shape {_m(f, 'reshape_to')} "
+                    f"would hold {_m(f, 'reshape_to_size')}"),
+         "choose sizes that multiply to the same total, or write `-1` for the one dimension to infer"),
+]

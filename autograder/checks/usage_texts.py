@@ -1,0 +1,314 @@
+"""Reading JAX's error texts outside jit, and the causes and fixes built from them, for the rules
+of `usage_rules.py`: which argument and axis sizes a vmap error lists, which carry component changed
+from what type to what, which branch returned what, the shapes an operation refused.
+"""
+from __future__ import annotations
+
+import re
+
+from .rule_facts import Facts
+
+_SIZE_LINE = re.compile(r"(?:one axis had size|most axes \(\d+ of them\) had size) (\d+)"
+                        r"(?:, e\.g\.|:) axis (\d+) of (?:argument )?(\S+) of type (\S+?);?$", re.M)
+_SHARED_NAMES = re.compile(r"^(params?|p|w|W|b|weights?|bias(es)?|theta|kernel|model|state|coef\w*|"
+                           r"mu|sigma|scale|shift|net|layers?|cfg|config|table|A|M|K)\b")
+
+
+def _first(pattern: str, text: str, group: int = 1, default: str = "") -> str:
+    m = re.search(pattern, text)
+    return m.group(group) if m else default
+
+
+def _call(f: Facts, transform: str) -> dict:
+    """The `jax.<transform>(fn, ...)(args)` call on the student's line, if it is written there."""
+    for t in f.stmt.get("transformed", []):
+        if t["transform"] == transform:
+            return t
+    return {}
+
+
+def _top(name: str) -> str:
+    """`p['w']` -> `p`, `args[1]` -> `args[1]`, `kwargs['w']` -> `w` (the argument a leaf belongs to)."""
+    if name.startswith("kwargs["):
+        return name[8:-2]
+    return name if name.startswith("args[") else re.split(r"[\[.]", name)[0]
+
+
+def _vmap_sizes(f: Facts) -> list[tuple[int, str, str]]:
+    """(size, argument, type) for each mapped axis JAX listed, top-level arguments once."""
+    seen, out = set(), []
+    for size, _axis, name, typ in _SIZE_LINE.findall(f.text):
+        if _top(name) not in seen:
+            seen.add(_top(name))
+            out.append((int(size), _top(name), typ))
+    return out
+
+
+def _shared_guess(sizes: list[tuple[int, str, str]]) -> list[str]:
+    """The arguments that most likely should not be mapped: those named like parameters (`w`,
+    `params`), when some are and some are not; else those whose size disagrees with the most
+    common one; else (two arguments, two sizes) the first."""
+    named = [name for _, name, _ in sizes if _SHARED_NAMES.match(name)]
+    if named and len(named) < len(sizes):
+        return named
+    counts: dict[int, int] = {}
+    for size, _, _ in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    top = max(counts.values())
+    if list(counts.values()).count(top) == 1 and top > 1:
+        return [name for size, name, _ in sizes if counts[size] != top]
+    return [sizes[0][1]]
+
+
+def _in_axes_tuple(f: Facts, sizes, shared: list[str]) -> str:
+    """An `in_axes` tuple with `None` for the `shared` arguments and 0 for the rest, one entry per
+    positional argument of the call when the line shows it."""
+    call = _call(f, "vmap")
+    names = [n for _, n, _ in sizes]
+    if call and not call["starred"] and len(call["args"]) > len(names):   # arguments JAX did not list
+        names += [f"_{i}" for i in range(len(call["args"]) - len(names))]
+    entries = ["None" if n in shared else "0" for n in names]
+    return f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
+
+
+def _vmap_sizes_cause(f: Facts) -> str:
+    sizes = _vmap_sizes(f)
+    listed = ", ".join(f"`{n}` has {s} ({t})" for s, n, t in sizes)
+    return (f"`jax.vmap` maps every argument along axis 0 unless told otherwise, and all mapped axes "
+            f"must have one length (the batch size); here {listed}")
+
+
+def _vmap_sizes_fix(f: Facts) -> str:
+    sizes = _vmap_sizes(f)
+    shared = _shared_guess(sizes)
+    fn = _call(f, "vmap").get("fn") or "f"
+    fn = fn if len(fn) <= 30 else "f"
+    batch = next((n for _, n, _ in sizes if n not in shared), "")
+    these = " and ".join(f"`{n}`" for n in shared)
+    return (f"if {these} {'is' if len(shared) == 1 else 'are'} the same for every example (parameters, a "
+            f"table), pass {'it' if len(shared) == 1 else 'them'} whole instead of mapping: "
+            f"`jax.vmap({fn}, in_axes={_in_axes_tuple(f, sizes, shared)})` (`None` = not mapped, `0` = "
+            f"mapped along axis 0)" + (f"; if {'it is a batch' if len(shared) == 1 else 'they are batches'} "
+                                      f"too, axis 0 must have `{batch}`'s length" if batch else ""))
+
+
+def _in_axes_count_fix(f: Facts) -> str:
+    n = int(_first(r"len\(args\)=(\d+)", f.text, default="0") or 0)
+    example = ", ".join(["0"] + ["None"] * (n - 1)) if n else "0, None"
+    return (f"give `in_axes` one entry per positional argument ({n} here), e.g. `in_axes=({example})`, "
+            f"with `None` for each argument passed whole; or a single `0` to map them all")
+
+
+def _vmap_rank_fix(f: Facts) -> str:
+    axis = _first(r"along axis (-?\d+)", f.text, default="0")
+    shape = _first(r"its shape is (\([^)]*\))", f.text, default="")
+    if shape == "()":
+        return ("a scalar has no axis to map: pass it whole with `None` in `in_axes` "
+                "(e.g. `in_axes=(0, None)`), or give it a batch axis first (`jnp.full((n,), v)`)")
+    return (f"an argument of shape {shape} has no axis {axis}: map along an axis it has "
+            f"(`in_axes=0` for its first), or pass it whole with `None` in `in_axes`")
+
+
+def _out_axes_fix(f: Facts) -> str:
+    got = _first(r"prefix pytree vmap out_axes has a subtree of type (.+?), but", f.text)
+    full = _first(r"full pytree has a subtree of (?:the same type but )?(.+?)\.\s*$", f.text)
+    if full.startswith("of ") and got:
+        full = f"{got.split()[0]} {full}"
+    detail = f" (out_axes is a {got}; the function returns a {full})" if got and full else ""
+    return (f"give `out_axes` the structure of what the function returns, one entry per output"
+            f"{detail}, or a single int (`out_axes=0`) for all of them")
+
+
+def _grad_of(f: Facts) -> str:
+    for t in ("grad", "value_and_grad"):
+        c = _call(f, t)
+        if c.get("fn"):
+            return c["fn"]
+    return "f"
+
+
+def _grad_output_cause(f: Facts) -> str:
+    shape = _first(r"Output had shape: (\([^)]*\))", f.text)
+    if shape:
+        return f"`jax.grad` differentiates a function that returns one number; `{_grad_of(f)}` returns shape {shape}"
+    return f"`jax.grad` differentiates a function that returns one number; `{_grad_of(f)}` returns a tuple or list"
+
+
+def _grad_output_fix(f: Facts) -> str:
+    fn = _grad_of(f)
+    if _first(r"Output had shape: (\([^)]*\))", f.text):
+        return (f"reduce it to one number first (return `jnp.sum(...)` or `jnp.mean(...)` of the "
+                f"per-example values); for one gradient per example use `jax.vmap(jax.grad({fn}))`, "
+                f"for the full Jacobian `jax.jacrev({fn})`")
+    return (f"if it returns `(loss, extra)`, use `jax.grad({fn}, has_aux=True)`, which returns "
+            f"`(gradient, extra)`; otherwise return only the loss")
+
+
+def _carry(f: Facts) -> tuple[str, str, str, str]:
+    """(loop, component, type before, type after) from a carry-type error."""
+    loop = _first(r"^(scan|while_loop) body function", f.text, default="scan")
+    if "loop_carry" in f.text or f.calls("lax.fori_loop", "jax.lax.fori_loop", "fori_loop"):
+        loop = "fori_loop"
+    component = _first(r"input carry (?:component )?(\S+) has type", f.text)
+    component = re.sub(r"^loop_carry\[1\]", "carry", component)
+    before = _first(r"has type (\S+) but the corresponding output", f.text)
+    after = _first(r"output carry component has type (\S+?),", f.text)
+    return loop, component, before, after
+
+
+def _carry_cause(f: Facts) -> str:
+    loop, component, before, after = _carry(f)
+    what = "dtype" if "dtypes do not match" in f.text else "shape"
+    return (f"the `{loop}` carry must keep its type from one step to the next; `{component}` starts as "
+            f"{before} and the body returns {after} (its {what} changed)")
+
+
+def _dtype_name(aval: str) -> str:
+    name = aval.split("[")[0]
+    return {"f32": "float32", "i32": "int32"}.get(name, name)
+
+
+def _carry_fix(f: Facts) -> str:
+    _, component, before, after = _carry(f)
+    if "dtypes do not match" in f.text:
+        return (f"start `{component}` with the dtype the body produces: `.astype(jnp.{_dtype_name(after)})` on "
+                f"the initial value (or `jnp.{_dtype_name(after)}(0)`), or cast the new value back with "
+                f"`.astype(jnp.{_dtype_name(before)})` in the body")
+    return ("a carry has one fixed shape: allocate it at full size before the loop and fill it with "
+            "`.at[i].set(...)`, or (in `scan`) return the per-step value as `y`, which scan stacks for you")
+
+
+def _carry_structure_cause(f: Facts) -> str:
+    m = re.search(r"input carry (?:component )?(\S+) is (.+?) but the corresponding component of the carry "
+                  r"output is (.+?), so", f.text)
+    if not m:
+        return "the loop's carry must keep its structure; the body returns different containers than it receives"
+    kinds = [_kind(m.group(i)) for i in (2, 3)]
+    return (f"the loop's carry must keep its structure; `{m.group(1)}` comes in as {kinds[0]} and the body "
+            f"returns {kinds[1]}")
+
+
+def _kind(text: str) -> str:
+    """`a <class 'jax._src.core.ShapedArray'>` -> `an array`; `a <class 'tuple'>` -> `a tuple`."""
+    name = _first(r"<class '(?:[\w.]+\.)?(\w+)'>", text, default=text)
+    return "an array" if name == "ShapedArray" else f"a {name}"
+
+
+def _branch_cause(f: Facts) -> str:
+    m = re.search(r"output of (\w+) has type (\S+) but the corresponding output of (\w+) has type (\S+?),", f.text)
+    if m:
+        return (f"both branches are compiled and must return the same types; `{m.group(1)}` returns "
+                f"{m.group(2)} and `{m.group(3)}` returns {m.group(4)}")
+    m = re.search(r"(\w+ ?\d*) output is (.+?) but (\w+ ?\d*) output is (.+?), so", f.text)
+    if m:
+        kind = [_kind(m.group(i)) if "<class" in m.group(i) else m.group(i) for i in (2, 4)]
+        return (f"both branches are compiled and must return the same structure; {m.group(1)} returns "
+                f"{kind[0]} and {m.group(3)} returns {kind[1]}")
+    return "both branches are compiled and must return the same shapes, dtypes and containers"
+
+
+def _branch_fix(f: Facts) -> str:
+    if "dtypes do not match" in f.text:
+        target = _dtype_name(_first(r"output of \w+ has type (\S+) but", f.text, default="float32"))
+        return (f"make both branches return the same dtype and shape: cast with `.astype(jnp.{target})` "
+                f"(a Python `1` is an int: write `1.0`)")
+    if "shapes do not match" in f.text:
+        return ("make both branches return the same shape and dtype (e.g. `jnp.zeros_like(x)` or "
+                "`jnp.full_like(x, v)` instead of a scalar)")
+    return "make both branches return the same containers (same dict keys, tuple lengths), with the same shapes"
+
+
+def _tree_fix(f: Facts) -> str:
+    path = _first(r"key path\s+tree_map tree(\S*)", f.text)
+    where = f" at `{path}`" if path else ""
+    if "different pytree metadata" in f.text:
+        a = _first(r"with metadata\s+(.+?)\s+but", f.text)
+        b = _first(r"but with metadata\s+(.+?)\s+so", f.text)
+        return (f"give the trees the same structure{where}: their dict keys differ ({a} vs {b}); build both "
+                f"from the same keys (e.g. `jax.tree.map(lambda p: ..., params)` for the second)")
+    if "different lengths" in f.text:
+        return (f"give the trees the same structure{where}: one has more entries than the other; map over "
+                f"trees of the same length (one entry per layer in both)")
+    if "different types" in f.text:
+        a = _first(r"has a subtree of type\s+<class '(\w+)'>", f.text)
+        b = _first(r"subtree of different type\s+<class '(\w+)'>", f.text)
+        if "NoneType" in (a, b):
+            return (f"give the trees the same structure{where}: `None` is an empty subtree in JAX, not a "
+                    f"leaf; use the same entries in both (e.g. zeros instead of `None`)")
+        return (f"give the trees the same structure{where}: a {a} in one and a {b} in the other; use one "
+                f"container type in both (`tuple(...)` or `list(...)`)")
+    return "give the trees the same structure (same dict keys, same lengths, same containers)"
+
+
+def _unregistered(f: Facts) -> str:
+    kind = _first(r"of type <class '([\w.<>]+)'>", f.text)
+    return kind.rsplit(".", 1)[-1] if kind else ""
+
+
+def _is_user_class(f: Facts) -> bool:
+    kind = _first(r"of type <class '([\w.<>]+)'>", f.text)
+    return bool(kind) and "." in kind and not kind.startswith(("numpy.", "jax", "builtins."))
+
+
+def _unregistered_fix(f: Facts) -> str:
+    name = _unregistered(f)
+    return (f"register `{name}` as a pytree so JAX can see the arrays in it: `@jax.tree_util.register_dataclass` "
+            f"on a `@dataclass`, `@jax.tree_util.register_pytree_node_class` with `tree_flatten`/`tree_unflatten`, "
+            f"or make it a `NamedTuple`; or pass its arrays (a dict) instead of the object")
+
+
+def _concat_fix(f: Facts) -> str:
+    axis = int(_first(r"along dimension (\d+)", f.text, default="0"))
+    shapes = [tuple(int(d) for d in re.findall(r"\d+", s)) for s in
+              re.findall(r"\(([\d, ]*)\)", _first(r"for shapes (.+?)\.\s*$", f.text))]
+    differ = sorted({d for a in shapes for b in shapes if len(a) == len(b)
+                     for d in range(len(a)) if a[d] != b[d] and d != axis})
+    if len(differ) == 1 and shapes and all(len(s) == len(shapes[0]) for s in shapes) and all(
+            a[axis] == b[axis] for a in shapes for b in shapes):
+        return (f"the shapes differ along axis {differ[0]} only: concatenate along it with "
+                f"`axis={differ[0]}` (arrays may differ only along the axis they are joined on)")
+    return (f"arrays may differ only along the axis they are joined on (axis {axis} here): make the other "
+            f"dimensions equal first (reshape, transpose or broadcast), or join along the axis that differs (`axis=`)")
+
+
+def _shapes_in(f: Facts) -> str:
+    return _first(r"broadcasting:?\s*(?:shapes=)?\[?(\(.*?\)(?:, \(.*?\))+)", f.text)
+
+
+# JAX's wording, read by the rules below (named: f-strings cannot hold the backslashes of a pattern)
+_TEXT = {
+    'in_axes_len': r'len.in_axes.=(\d+)',
+    'args_len': r'len.args.=(\d+)',
+    'rank_axis': r'along axis (-?[0-9]+)',
+    'rank_shape': r'its shape is (.[^)]*.)',
+    'got_dtype': r'but got (\w+)',
+    'aux_value': r'with value [(](.*)[)]$',
+    'argnums': r'argnums=(\S+)',
+    'positional': r'got only (\d+)',
+    'pred_aval': r'ShapedArray.([^)]*).',
+    'of_shape': r'of shape (.[^)]*.)',
+    'index_dtype': r'as (\w+)',
+    'sampler': r'^(\w+) accepts',
+    'bwd_tree': r'bwd output structure (PyTreeDef.*?) for',
+    'primal_tree': r'primal input structure (PyTreeDef.*?)\.?$',
+    'bwd_output': r'at (output\[\d+\])',
+    'bwd_type': r'produced an output of type (\S+)',
+    'bwd_input': r'corresponding to an input of type (\S+?),',
+    'tangent_type': r'but got (\S+?)\.?$',
+    'tangent_expected': r'Expected (\S+)',
+    'concat_shapes': r'for shapes (.+?)\.?$',
+    'stack_shapes': r'Got (.+?)\.?$',
+    'contract_sizes': r'got (.+?)\.?$',
+    'reshape_from': r'of shape (.[^)]*.) .size',
+    'reshape_from_size': r'.size (\d+).',
+    'reshape_to': r'into shape (.[^)]*.)',
+    'reshape_to_size': r'into shape .[^)]*. .size (\d+).',
+}
+
+
+def _m(f: Facts, key: str, default: str = "") -> str:
+    return _first(_TEXT[key], f.text, default=default)
+
+
+def _count_values(listing: str) -> int:
+    return len(re.findall(r"Tracer\(", listing)) or listing.count(",") + 1

@@ -1,0 +1,160 @@
+"""Run the corpus of JAX errors outside jit (`error_mistakes.py`, issue 24) where students meet them.
+
+- **kernel**: every case in one real IPython kernel (nbclient), as a student's notebook runs it: a
+  cell with `from autograder import check`, a cell defining the cases as the student wrote them, then
+  one cell per case calling it. What counts is everything the cell shows: JAX's error output and
+  whatever the hook printed after it.
+- **grader**: the cases are the student's cell of a sandboxed grading session; each is called as a
+  test cell calls a student function, and the message is the one a test result carries
+  (`your code raised ...`).
+
+A message "tells" a case when it matches its fix category (`corpus.CATEGORIES`). To measure an
+older version of the checks, put its package first: `PYTHONPATH=/old/checkout python rates.py`.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+
+from .corpus import CATEGORIES, ERROR_CASES, ErrorCase
+
+# What a case's source may use besides itself (the corpus module's own imports).
+PRELUDE = """import dataclasses, functools
+from typing import NamedTuple
+import numpy as np
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+_ARGS = {}
+
+
+def error_case(*, args, **_):
+    def register(fn):
+        _ARGS[fn.__name__] = args
+        return fn
+    return register
+"""
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def load(heldout: bool = False) -> list[ErrorCase]:
+    """The cases the rules were written against, or (`heldout`) those written after them."""
+    from . import error_mistakes, heldout_error_mistakes  # noqa: F401  (registers the cases)
+    return [c for c in ERROR_CASES if c.fn.__module__.endswith("heldout_error_mistakes") == heldout]
+
+
+def module_source(cases: list[ErrorCase]) -> str:
+    """The cases' source as one student cell: the prelude, then each decorated function."""
+    return PRELUDE + "\n\n" + "\n\n".join(inspect.getsource(c.fn) for c in cases)
+
+
+def fixed_function(case: ErrorCase):
+    """The case's function with its failing line replaced by the maintainers' fix."""
+    source = inspect.getsource(case.fn)
+    lines = source.splitlines()
+    hits = [i for i, line in enumerate(lines) if line.strip() == case.line]
+    assert len(hits) == 1, f"{case.name}: line {case.line!r} found {len(hits)} times"
+    indent = lines[hits[0]][:len(lines[hits[0]]) - len(lines[hits[0]].lstrip())]
+    lines[hits[0]] = indent + case.fixed
+    ns: dict = {}
+    exec(PRELUDE, ns)
+    exec("\n".join(lines), ns)
+    return ns[case.name]
+
+
+@dataclass
+class Told:
+    case: ErrorCase
+    kernel: str = ""
+    grader: str = ""
+    problems: list = field(default_factory=list)
+
+    def tells(self, where: str) -> bool:
+        return re.search(CATEGORIES[self.case.fix], getattr(self, where)) is not None
+
+
+def run_in_kernel(cases: list[ErrorCase], timeout: int = 120) -> dict[str, str]:
+    """{case: the text its cell shows} from one real kernel."""
+    import nbclient
+    import nbformat
+    cells = [nbformat.v4.new_code_cell("from autograder import check"),
+             nbformat.v4.new_code_cell(module_source(cases))]
+    cells += [nbformat.v4.new_code_cell(f"{c.name}(*_ARGS[{c.name!r}]())") for c in cases]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True).execute()
+    shown = {}
+    for case, cell in zip(cases, nb.cells[2:]):
+        parts = []
+        for out in cell.outputs:
+            if out.output_type == "error":
+                parts.append("\n".join(out.traceback))
+            elif out.output_type == "stream":
+                parts.append(out.text)
+        shown[case.name] = _ANSI.sub("", "\n".join(parts))
+    return shown
+
+
+def run_in_grader(cases: list[ErrorCase], limits) -> dict[str, str]:
+    """{case: the test result's message} from one sandboxed grading session."""
+    from autograder.course import Assignment
+    from autograder.course.notebook import Cell
+    from autograder.grading.session import GradingSession, StudentCodeError
+    source = module_source(cases)
+    cells = [Cell(0, "setup", "setup", "from autograder import check"),
+             Cell(1, "solution", "cases", source, exercise="cases"),
+             Cell(2, "test", "cases_test", "\n".join(c.name for c in cases), exercise="cases",
+                  kind="correctness")]
+    session = GradingSession(Assignment("mistakes", None, cells), {"cases": source}, limits)
+    try:
+        session.ensure_worker()
+        ns = session._test_namespace()
+        said = {}
+        for case in cases:
+            try:
+                ns[case.name](*case.make_args())
+                said[case.name] = ""
+            except StudentCodeError as exc:
+                said[case.name] = f"your code raised {exc}"   # as `run_test_cell` words it
+        return said
+    finally:
+        session.close()
+
+
+def run_all(heldout: bool = False, limits=None, where=("kernel", "grader")) -> list[Told]:
+    cases = load(heldout)
+    told = [Told(c) for c in cases]
+    if "kernel" in where:
+        for t, text in zip(told, run_in_kernel(cases).values()):
+            t.kernel = text
+    if "grader" in where:
+        from autograder.sandbox.process import Limits
+        said = run_in_grader(cases, limits or Limits(cell_timeout=60, check_timeout=60, startup_timeout=120))
+        for t in told:
+            t.grader = said[t.case.name]
+    for t in told:
+        for place in where:
+            if not getattr(t, place):
+                t.problems.append(f"{place}: the case raised nothing")
+            elif not t.tells(place):
+                t.problems.append(f"{place}: fix {t.case.fix!r} not told")
+    return told
+
+
+def rate_table(told: list[Told], where=("kernel", "grader")) -> str:
+    """Per family: cases, and how many were told their fix in each place (Markdown)."""
+    families: dict[str, list[Told]] = {}
+    for t in told:
+        families.setdefault(t.case.family, []).append(t)
+    rows = ["| family | cases | " + " | ".join(f"told the fix ({w})" for w in where) + " |",
+            "|---|---|" + "---|" * len(where)]
+    for family in list(families) + ["**all**"]:
+        items = told if family == "**all**" else families[family]
+        cells = " | ".join(f"{sum(t.tells(w) for t in items)}/{len(items)}" for w in where)
+        rows.append(f"| {family} | {len(items)} | {cells} |")
+    return "\n".join(rows)
+
+
+def rates(told: list[Told], where=("kernel", "grader")) -> dict[str, float]:
+    return {w: sum(t.tells(w) for t in told) / max(len(told), 1) for w in where}

@@ -1,0 +1,145 @@
+"""The rules for JAX's errors outside jit (`checks/usage_rules.py`, issue 24): each fires on its
+mistake and names the evidence, and does not fire on a near miss (the fixed code, or a different
+mistake that another rule or none explains)."""
+from __future__ import annotations
+
+import dataclasses
+
+import jax
+import jax.numpy as jnp
+import pytest
+from jax import lax
+
+from autograder.checks import diagnose
+
+
+def _raise(fn):
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001
+        return exc
+    return None
+
+
+def _rule(fn):
+    exc = _raise(fn)
+    if exc is None:
+        return None, ""
+    desc = diagnose.describe_exception(exc)
+    rule = diagnose.match(desc)
+    return (rule.name if rule else None), (diagnose.explanation_block(exc) or "")
+
+
+def _bwd(bwd, n_inputs=2):
+    @jax.custom_vjp
+    def f(*xs):
+        return sum(xs) if n_inputs > 1 else jnp.sum(xs[0])
+    f.defvjp(lambda *xs: (f(*xs), xs), bwd)
+    return f
+
+
+def _jvp(rule):
+    @jax.custom_jvp
+    def f(x):
+        return jnp.sum(x)
+    f.defjvp(rule)
+    return f
+
+
+@dataclasses.dataclass
+class Layer:                     # not registered as a pytree
+    w: jax.Array
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class RegisteredLayer:
+    w: jax.Array
+
+
+x3, x4 = jnp.ones(3), jnp.ones(4)
+
+# rule -> (code that must fire it, words its text must hold, near miss that must not fire it)
+CASES = {
+    "vmap-sizes": (lambda: jax.vmap(lambda w, x: w * x)(x3, x4), ["`w` has 3", "in_axes=(None, 0)"],
+                   lambda: jax.vmap(lambda w, x: w * x, in_axes=(None, 0))(x3, x4)),
+    "vmap-in-axes-count": (lambda: jax.vmap(lambda a, b: a + b, in_axes=(0,))(x3, x3), ["2 here", "in_axes=(0, None)"],
+                           lambda: jax.vmap(lambda a, b: a + b, in_axes=(0, None))(x3, x3)),
+    "vmap-rank": (lambda: jax.vmap(lambda a: a, in_axes=1)(x3), ["no axis 1", "shape (3,)"],
+                  lambda: jax.vmap(lambda a: a, in_axes=1)(jnp.ones((2, 3)))),
+    "vmap-out-axes": (lambda: jax.vmap(lambda a: (a, a), out_axes=(0, 0, 0))(x3), ["length 3", "length 2"],
+                      lambda: jax.vmap(lambda a: (a, a), out_axes=(0, 0))(x3)),
+    "vmap-all-none": (lambda: jax.vmap(lambda a: a, in_axes=None)(x3), ["axis_size="],
+                      lambda: jax.vmap(lambda a: a, in_axes=None, axis_size=2)(x3)),
+    "grad-output": (lambda: jax.grad(lambda v: v ** 2)(x3), ["shape (3,)", "jnp.sum"],
+                    lambda: jax.grad(lambda v: jnp.sum(v ** 2))(x3)),
+    "grad-int-input": (lambda: jax.grad(lambda v: v ** 2)(3), ["int32", "3.0"],
+                       lambda: jax.grad(lambda v: v ** 2)(3.0)),
+    "grad-has-aux": (lambda: jax.grad(lambda v: jnp.sum(v), has_aux=True)(x3), ["one value", "drop `has_aux=True`"],
+                     lambda: jax.grad(lambda v: (jnp.sum(v), v), has_aux=True)(x3)),
+    "grad-argnums": (lambda: jax.grad(lambda a, b: jnp.sum(a * b), argnums=1)(x3, b=x3), ["argnums=1", "positionally"],
+                     lambda: jax.grad(lambda a, b: jnp.sum(a * b), argnums=1)(x3, x3)),
+    "loop-carry-type": (lambda: lax.scan(lambda c, v: (c + v, None), jnp.int32(0), x3), ["int32[]", "float32[]", ".astype(jnp.float32)"],
+                        lambda: lax.scan(lambda c, v: (c + v, None), jnp.float32(0), x3)),
+    "loop-carry-structure": (lambda: lax.scan(lambda c, v: ((c, c), v), 0.0, x3), ["`c` comes in as an array", "a tuple"],
+                             lambda: lax.scan(lambda c, v: (c + v, (c, c)), 0.0, x3)),
+    "scan-pair": (lambda: lax.scan(lambda c, v: c + v, 0.0, x3), ["(carry, y)"],
+                  lambda: lax.scan(lambda c, v: (c + v, None), 0.0, x3)),
+    "loop-predicate": (lambda: lax.while_loop(lambda c: c < 3, lambda c: c + 1, jnp.zeros(3)), ["bool[3]", "jnp.all"],
+                       lambda: lax.while_loop(lambda c: jnp.all(c < 3), lambda c: c + 1, jnp.zeros(3))),
+    "branch-types": (lambda: lax.cond(True, lambda v: v, lambda v: v.sum(), x3), ["float32[3]", "float32[]"],
+                     lambda: lax.cond(True, lambda v: v, lambda v: jnp.full_like(v, v.sum()), x3)),
+    "cond-predicate": (lambda: lax.cond(x3 > 0, lambda v: v, lambda v: -v, x3), ["shape (3,)", "jnp.where(pred"],
+                       lambda: lax.cond(jnp.all(x3 > 0), lambda v: v, lambda v: -v, x3)),
+    "switch-index": (lambda: lax.switch(1.0, [lambda v: v, lambda v: -v], 1.0), ["float32", "astype(jnp.int32)"],
+                     lambda: lax.switch(1, [lambda v: v, lambda v: -v], 1.0)),
+    "tree-structure": (lambda: jax.tree.map(jnp.add, {"w": x3, "b": x3}, {"w": x3, "c": x3}), ["('b', 'w')", "('c', 'w')"],
+                       lambda: jax.tree.map(jnp.add, {"w": x3, "b": x3}, {"w": x3, "b": x3})),
+    "unregistered-class": (lambda: jax.jit(lambda layer: layer.w * 2)(Layer(x3)), ["`Layer`", "register_dataclass"],
+                           lambda: jax.jit(lambda layer: layer.w * 2)(RegisteredLayer(x3))),
+    "key-from-int": (lambda: jax.random.normal(0, (2,)), ["jax.random.key(0)"],
+                     lambda: jax.random.normal(jax.random.key(0), (2,))),
+    "key-mixed": (lambda: jnp.stack([jax.random.key(0), jax.random.PRNGKey(1)]), ["wrap_key_data"],
+                  lambda: jnp.stack([jax.random.key(0), jax.random.key(1)])),
+    "key-arithmetic": (lambda: jax.random.key(0) + 1, ["fold_in"],
+                       lambda: jax.random.fold_in(jax.random.key(0), 1)),
+    "key-batch": (lambda: jax.random.normal(jax.random.split(jax.random.key(0), 3), (2,)), ["shape (3,)", "jax.vmap(lambda k"],
+                  lambda: jax.vmap(lambda k: jax.random.normal(k, (2,)))(jax.random.split(jax.random.key(0), 3))),
+    "vjp-bwd-structure": (lambda: jax.grad(_bwd(lambda res, g: g))(1.0, 2.0), ["PyTreeDef((*, *))", "tuple from `bwd`"],
+                          lambda: jax.grad(_bwd(lambda res, g: (g, g)))(1.0, 2.0)),
+    "vjp-bwd-shape": (lambda: jax.grad(_bwd(lambda res, g: (g,), n_inputs=1))(x3), ["output[0]", "float32[3]"],
+                      lambda: jax.grad(_bwd(lambda res, g: (g * jnp.ones_like(res[0]),), n_inputs=1))(x3)),
+    "jvp-pair": (lambda: jax.jvp(_jvp(lambda p, t: t[0]), (x3,), (x3,)), ["(primal_out, tangent_out)"],
+                 lambda: jax.jvp(_jvp(lambda p, t: (jnp.sum(p[0]), jnp.sum(t[0]))), (x3,), (x3,))),
+    "jvp-tangent": (lambda: jax.jvp(_jvp(lambda p, t: (jnp.sum(p[0]), t[0])), (x3,), (x3,)), ["float32[3]", "float32[]"],
+                    lambda: jax.jvp(_jvp(lambda p, t: (jnp.sum(p[0]), jnp.sum(t[0]))), (x3,), (x3,))),
+    "broadcast": (lambda: x3 + x4, ["(3,), (4,)", "[:, None]"], lambda: x3[:, None] + x4),
+    "concatenate": (lambda: jnp.concatenate([jnp.ones((3, 2)), jnp.ones((3, 4))]), ["axis=1"],
+                    lambda: jnp.concatenate([jnp.ones((3, 2)), jnp.ones((3, 4))], axis=1)),
+    "stack": (lambda: jnp.stack([x3, x4]), ["(3,), (4,)"], lambda: jnp.concatenate([x3, x4])),
+    "contract": (lambda: jnp.ones((3, 2)) @ jnp.ones((3, 2)), ["(2,) and (3,)", ".T"],
+                 lambda: jnp.ones((3, 2)) @ jnp.ones((3, 2)).T),
+    "reshape": (lambda: jnp.ones(6).reshape(4, 2), ["holds 6", "-1"], lambda: jnp.ones(6).reshape(-1, 2)),
+}
+
+
+def test_every_usage_rule_has_a_case():
+    from autograder.checks.usage_rules import USAGE_RULES
+    assert {r.name for r in USAGE_RULES} == set(CASES)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_rule_fires_with_its_evidence_and_not_on_the_near_miss(name):
+    fire, words, near = CASES[name]
+    rule, text = _rule(fire)
+    assert rule == name, (rule, text)
+    for word in words:
+        assert word in text, f"{word!r} not in:\n{text}"
+    assert text.startswith("cause: ") and "\nfix: " in text
+    assert _rule(near)[0] != name
+
+
+def test_a_rule_never_hides_an_error_it_cannot_read():
+    """An error no rule knows gets no block (the kernel hook then adds nothing)."""
+    assert _rule(lambda: {}["missing"]) == (None, "")
+    assert diagnose.explanation_block(KeyError("missing")) is None
