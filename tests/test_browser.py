@@ -2,9 +2,11 @@
 
 A student opens 02_static_shapes, writes a boolean-mask `mask_tensor`, runs the notebook and reads
 the `jnp.where` fix under its visible test; writes a correct answer, sees every test pass, presses
-nbgrader's Validate and sees success. JupyterLab runs with the student kit's Jupyter settings, so
-the instructor's menus must not show. Screenshots go to $ARTIFACTS_DIR (default .artifacts/browser);
-with UPDATE_DOCS_SCREENSHOT=1 the failing-test view is also written to docs/ for the README.
+nbgrader's Validate and sees success; then runs a cell of their own whose `jax.vmap` call has
+mismatched axis sizes and reads, under JAX's traceback, the explanation with `in_axes=`. JupyterLab
+runs with the student kit's Jupyter settings, so the instructor's menus must not show. Screenshots
+go to $ARTIFACTS_DIR (default .artifacts/browser); with UPDATE_DOCS_SCREENSHOT=1 the failing-test
+view and the explained JAX error are also written to docs/ for the README.
 
 Chromium comes from Debian (installed here if missing) and Playwright drives it; Playwright's own
 browser download is never used.
@@ -35,6 +37,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
                  "--no-first-run"]
 ASSIGNMENT = "02_static_shapes"
 BOOLEAN_MASK = "def mask_tensor(x, mask):\n    return x.at[mask].set(-100.0)\n"
+VMAP_MISTAKE = "def pairwise(x, y):\n    return x * y\n\njax.vmap(pairwise)(jnp.ones(3), jnp.ones(4))"
 WITH_WHERE = "def mask_tensor(x, mask):\n    return jnp.where(mask, jnp.asarray(-100.0, x.dtype), x)\n"
 ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", ROOT / ".artifacts" / "browser"))
 # answers written in the browser are only for this flow; the reference is never shown
@@ -160,6 +163,20 @@ def run_all(page):
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=120_000)
 
 
+def run_new_cell(page, source: str, marker: str):
+    """Add a code cell at the end of the notebook, type `source` and run it (Shift+Enter); the new
+    cell is found by `marker` (a later `.last` would be the empty cell Shift+Enter adds)."""
+    last = page.locator(".jp-Notebook .jp-Cell").last
+    last.scroll_into_view_if_needed()
+    last.locator(".jp-InputPrompt").first.click()      # selects it, in command mode
+    page.keyboard.press("Escape")
+    page.keyboard.press("b")                           # insert a code cell below and select it
+    page.keyboard.press("Enter")                       # edit it
+    page.keyboard.insert_text(source)
+    page.keyboard.press("Shift+Enter")
+    return page.locator(".jp-CodeCell").filter(has_text=marker).first
+
+
 def test_student_flow(page, lab):
     started = time.monotonic()
     menubar = page.locator(".lm-MenuBar").first.inner_text()
@@ -191,6 +208,18 @@ def test_student_flow(page, lab):
     page.screenshot(path=str(ARTIFACTS / "3-validate.png"))
     assert "validation-success" in (dialog.get_attribute("class") or ""), dialog.inner_text()[:2000]
     page.keyboard.press("Escape")
+
+    # a cell of the student's own that calls JAX wrongly: JAX's error, then the explanation
+    cell = run_new_cell(page, VMAP_MISTAKE, "jax.vmap(pairwise)")
+    cell.scroll_into_view_if_needed()
+    cell.locator(".jp-OutputArea-output").filter(has_text="fix:").wait_for(timeout=60_000)
+    output = cell.locator(".jp-OutputArea").inner_text()
+    cell.screenshot(path=str(ARTIFACTS / "4-jax-error-explained.png"))
+    if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
+        cell.screenshot(path=str(ROOT / "docs" / "student-jax-error.png"))
+    assert "inconsistent sizes" in output and "[autograder]" in output, output[-1500:]
+    assert output.index("inconsistent sizes") < output.index("[autograder]"), output[-1500:]
+    assert "in_axes=" in output.split("fix:", 1)[1], output[-1500:]
     print(f"browser flow: {time.monotonic() - started:.1f} s")
 
     for instructor_only in ("Formgrader", "Create Assignment", "Course List"):

@@ -122,8 +122,10 @@ def run_in_grader(cases: list[ErrorCase], limits) -> dict[str, str]:
         session.close()
 
 
-def run_all(heldout: bool = False, limits=None, where=("kernel", "grader")) -> list[Told]:
-    cases = load(heldout)
+def run_all(heldout: bool = False, limits=None, where=("kernel", "grader"), cases=None) -> list[Told]:
+    """Every case (`cases`, else the in-sample or held-out set) told in one kernel and one grading
+    session."""
+    cases = load(heldout) if cases is None else cases
     told = [Told(c) for c in cases]
     if "kernel" in where:
         for t, text in zip(told, run_in_kernel(cases).values()):
