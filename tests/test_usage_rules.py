@@ -57,11 +57,16 @@ class RegisteredLayer:
     w: jax.Array
 
 
+def _index_typed_key():
+    key = jax.random.key(0)
+    return key[0]
+
+
 x3, x4 = jnp.ones(3), jnp.ones(4)
 
 # rule -> (code that must fire it, words its text must hold, near miss that must not fire it)
 CASES = {
-    "vmap-sizes": (lambda: jax.vmap(lambda w, x: w * x)(x3, x4), ["`w` has 3", "in_axes=(None, 0)"],
+    "vmap-sizes": (lambda: jax.vmap(lambda w, x: w * x)(x3, x4), ["axis 0 of `w` has 3", "in_axes=(None, 0)"],
                    lambda: jax.vmap(lambda w, x: w * x, in_axes=(None, 0))(x3, x4)),
     "vmap-in-axes-count": (lambda: jax.vmap(lambda a, b: a + b, in_axes=(0,))(x3, x3), ["2 here", "in_axes=(0, None)"],
                            lambda: jax.vmap(lambda a, b: a + b, in_axes=(0, None))(x3, x3)),
@@ -69,6 +74,11 @@ CASES = {
                   lambda: jax.vmap(lambda a: a, in_axes=1)(jnp.ones((2, 3)))),
     "vmap-out-axes": (lambda: jax.vmap(lambda a: (a, a), out_axes=(0, 0, 0))(x3), ["length 3", "length 2"],
                       lambda: jax.vmap(lambda a: (a, a), out_axes=(0, 0))(x3)),
+    "vmap-out-axes-batched": (lambda: jax.vmap(lambda a: (a, a.sum()), out_axes=(0, None))(jnp.ones((2, 3))),
+                              ["`out_axes[1]` is `None`", "`0` at `out_axes[1]`"],
+                              lambda: jax.vmap(lambda a: (a, jnp.float32(1)), out_axes=(0, None))(jnp.ones((2, 3)))),
+    "vmap-python-if": (lambda: jax.vmap(lambda a: a if a > 0 else -a)(x3), ["jnp.where(pred, a, b)"],
+                       lambda: jax.jit(lambda a: a if a > 0 else -a)(1.0)),
     "vmap-all-none": (lambda: jax.vmap(lambda a: a, in_axes=None)(x3), ["axis_size="],
                       lambda: jax.vmap(lambda a: a, in_axes=None, axis_size=2)(x3)),
     "grad-output": (lambda: jax.grad(lambda v: v ** 2)(x3), ["shape (3,)", "jnp.sum"],
@@ -99,6 +109,10 @@ CASES = {
                            lambda: jax.jit(lambda layer: layer.w * 2)(RegisteredLayer(x3))),
     "key-from-int": (lambda: jax.random.normal(0, (2,)), ["jax.random.key(0)"],
                      lambda: jax.random.normal(jax.random.key(0), (2,))),
+    "key-already": (lambda: jax.random.PRNGKey(jax.random.key(0)), ["already a PRNG key"],
+                    lambda: jax.random.PRNGKey(0)),
+    "key-indexed": (_index_typed_key, ["typed PRNG key", "jax.random.split(key, n)[i]"],
+                    lambda: jax.random.PRNGKey(0)[0]),
     "key-mixed": (lambda: jnp.stack([jax.random.key(0), jax.random.PRNGKey(1)]), ["wrap_key_data"],
                   lambda: jnp.stack([jax.random.key(0), jax.random.key(1)])),
     "key-arithmetic": (lambda: jax.random.key(0) + 1, ["fold_in"],

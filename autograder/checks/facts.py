@@ -134,6 +134,8 @@ def _kind_of(value) -> str:
     if mod.startswith(("jax", "jaxlib")):
         if callable(value) and hasattr(value, "lower") and hasattr(value, "__wrapped__"):
             return "jitted"
+        if str(getattr(value, "dtype", "")).startswith("key<"):   # a typed PRNG key (JAX's own class)
+            return "key"
         return "jax"
     if callable(value):
         return "callable"
@@ -177,6 +179,8 @@ def _transformed_call(node: ast.Call) -> dict:
     return {"transform": _dotted(inner.func).split(".")[-1],
             "fn": ast.unparse(inner.args[0]) if inner.args else "",
             "options": {k.arg: ast.unparse(k.value) for k in inner.keywords if k.arg},
+            "in_axes": next((ast.unparse(k.value) for k in inner.keywords if k.arg == "in_axes"),
+                            ast.unparse(inner.args[1]) if len(inner.args) > 1 else ""),
             "args": [ast.unparse(a) for a in node.args],
             "starred": any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords)}
 

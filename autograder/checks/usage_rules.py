@@ -34,16 +34,28 @@ USAGE_RULES: list[Rule] = [
          _vmap_rank_fix),
     Rule("vmap-out-axes", lambda f: f.says(r"^vmap out_axes specification must be a tree prefix"),
          "`out_axes` does not match the structure of the function's outputs", _out_axes_fix),
+    Rule("vmap-out-axes-batched", lambda f: f.says(r"^at vmap out_axes\S*, got axis spec None but output was batched"),
+         lambda f: (f"`out_axes{_m(f, 'out_path')}` is `None`, which promises that output is the same for every "
+                    f"example, but it depends on the mapped inputs"),
+         lambda f: (f"give that output a mapped axis in `out_axes` (`0` at `out_axes{_m(f, 'out_path')}`, or "
+                    f"`out_axes=0` for all); keep `None` only for outputs computed from unmapped arguments alone")),
     Rule("vmap-all-none", lambda f: f.says(r"^vmap must have at least one non-None value in in_axes"),
          "every entry of `in_axes` is `None`, so there is no axis to map and no batch size",
          "map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`"),
+    Rule("vmap-python-if", lambda f: f.is_("TracerBoolConversionError") and f.says(r"BatchTracer"),
+         "a Python `if` (or `and`/`or`/`while`) on a value that `jax.vmap` maps: each example has its own value, "
+         "so Python cannot pick one branch for the whole batch",
+         "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or `lax.cond`, "
+         "which vmap turns into the same per-example choice"),
     # ---- grad
     Rule("grad-output", lambda f: f.says(r"^Gradient only defined for scalar-output functions"),
          _grad_output_cause, _grad_output_fix),
     Rule("grad-int-input", lambda f: f.says(r"^grad requires real- or complex-valued inputs"),
          lambda f: (f"`jax.grad` differentiates with respect to float inputs; it got "
                     f"{_m(f, 'got_dtype', default='an integer')} (an integer has no derivative)"),
-         lambda f: "pass floats: `3.0` instead of `3`, or `x.astype(jnp.float32)` before calling the gradient"),
+         lambda f: ("pass floats: `3.0` instead of `3`, or `x.astype(jnp.float32)` before calling the gradient; "
+                    "if that argument is not the one to differentiate (labels, indices), `jax.grad` takes the first "
+                    "argument unless told: give the position of the parameters with `argnums=`")),
     Rule("grad-has-aux", lambda f: f.says(r"^expected function with aux output to return a two-element tuple"),
          lambda f: ("with `has_aux=True` the function must return exactly two things, `(value, aux)`; it returned "
                     + (f"a tuple of {_count_values(_m(f, 'aux_value'))}"
@@ -82,7 +94,8 @@ USAGE_RULES: list[Rule] = [
     Rule("tree-structure", lambda f: f.says(r"^pytree structure error") and f.says(r"tree_map"),
          "`jax.tree.map` walks several trees in step, so they must have the same structure",
          _tree_fix),
-    Rule("unregistered-class", lambda f: f.says(r"^(Error interpreting argument to .* as an abstract array|Argument .* is not a valid JAX type)")
+    Rule("unregistered-class", lambda f: f.says(r"(?s)^(Error interpreting argument to .* as an abstract array|"
+                                                r"(Argument|Output from batched function) .* is not a valid JAX type)")
          and _is_user_class(f),
          lambda f: f"JAX does not know how to find the arrays inside a `{_unregistered(f)}` object (the class is not a registered pytree)",
          _unregistered_fix),
@@ -93,6 +106,17 @@ USAGE_RULES: list[Rule] = [
                     "an array of numbers was passed where a PRNG key is expected"),
          "make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass the "
          "key; split it for more draws"),
+    Rule("key-already", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given a PRNG key"),
+         "the value is already a PRNG key; `jax.random.PRNGKey`/`jax.random.key` make a key from an integer seed",
+         "use the key as it is (split it for more draws); do not mix typed keys (`jax.random.key`) and raw ones "
+         "(`PRNGKey`): convert with `jax.random.key_data(key)` or `jax.random.wrap_key_data(raw)` where a library "
+         "wants the other kind"),
+    Rule("key-indexed", lambda f: f.is_("IndexError") and f.says(r"array is 0-dimensional")
+         and f.subscript("key") is not None,
+         lambda f: (f"`{f.subscript('key')['name']}` is a typed PRNG key (`jax.random.key`), a scalar of shape (); "
+                    f"indexing it is for raw uint32 keys (`jax.random.PRNGKey`, shape (2,))"),
+         "split it for several keys (`jax.random.split(key, n)[i]`), or take its raw data with "
+         "`jax.random.key_data(key)` where code expects the old uint32 keys"),
     Rule("key-mixed", lambda f: f.says(r"key<\w+> is not a valid dtype for JAX type promotion"),
          "typed keys (`jax.random.key`) and raw keys (`jax.random.PRNGKey`, uint32 arrays) were combined in one array",
          "use one kind of key everywhere (`jax.random.key`), or convert: `jax.random.wrap_key_data(raw)` makes "
@@ -134,8 +158,10 @@ USAGE_RULES: list[Rule] = [
                     f"from the last axis, and each pair of sizes must be equal or 1"),
          "give one of them an axis of size 1 where the other has its own: `a[:, None]` (a column) or "
          "`keepdims=True` on the reduction that made it, or transpose the one whose axes are swapped"),
-    Rule("concatenate", lambda f: f.says(r"^Cannot concatenate arrays with shapes that differ"),
-         lambda f: f"arrays of shapes {_m(f, 'concat_shapes')} differ in an axis other than the one they are joined on",
+    Rule("concatenate", lambda f: f.says(r"^Cannot concatenate arrays with (shapes that differ|different numbers of dim)"),
+         lambda f: (f"arrays of shapes {_m(f, 'concat_ndims')} have different numbers of axes"
+                    if f.says("different numbers of dim") else
+                    f"arrays of shapes {_m(f, 'concat_shapes')} differ in an axis other than the one they are joined on"),
          _concat_fix),
     Rule("stack", lambda f: f.says(r"^All input arrays must have the same shape"),
          lambda f: f"`jnp.stack` needs arrays of one shape; they have {_m(f, 'stack_shapes')}",

@@ -4,6 +4,7 @@ from what type to what, which branch returned what, the shapes an operation refu
 """
 from __future__ import annotations
 
+import ast
 import re
 
 from .rule_facts import Facts
@@ -34,62 +35,88 @@ def _top(name: str) -> str:
     return name if name.startswith("args[") else re.split(r"[\[.]", name)[0]
 
 
-def _vmap_sizes(f: Facts) -> list[tuple[int, str, str]]:
-    """(size, argument, type) for each mapped axis JAX listed, top-level arguments once."""
+def _vmap_sizes(f: Facts) -> list[dict]:
+    """Each mapped axis JAX listed (top-level arguments once): size, axis, argument, type, dims."""
     seen, out = set(), []
-    for size, _axis, name, typ in _SIZE_LINE.findall(f.text):
+    for size, axis, name, typ in _SIZE_LINE.findall(f.text):
         if _top(name) not in seen:
             seen.add(_top(name))
-            out.append((int(size), _top(name), typ))
+            dims = tuple(int(d) for d in re.findall(r"\d+", typ.split("[", 1)[-1]))
+            out.append({"size": int(size), "axis": int(axis), "name": _top(name), "type": typ, "dims": dims})
     return out
 
 
-def _shared_guess(sizes: list[tuple[int, str, str]]) -> list[str]:
-    """The arguments that most likely should not be mapped: those named like parameters (`w`,
-    `params`), when some are and some are not; else those whose size disagrees with the most
-    common one; else (two arguments, two sizes) the first."""
-    named = [name for _, name, _ in sizes if _SHARED_NAMES.match(name)]
+def _batch_size(sizes: list[dict]) -> int:
+    """The batch length the call most likely meant: that of the arguments not named like parameters
+    (`w`, `params`) when some are; else the most common length; else, between two, that of an
+    argument mapped along its first axis (a non-zero axis in `in_axes` is the likelier slip), else
+    the first argument's."""
+    named = [s for s in sizes if _SHARED_NAMES.match(s["name"])]
     if named and len(named) < len(sizes):
-        return named
+        return next(s["size"] for s in sizes if s not in named)
     counts: dict[int, int] = {}
-    for size, _, _ in sizes:
-        counts[size] = counts.get(size, 0) + 1
+    for s in sizes:
+        counts[s["size"]] = counts.get(s["size"], 0) + 1
     top = max(counts.values())
     if list(counts.values()).count(top) == 1 and top > 1:
-        return [name for size, name, _ in sizes if counts[size] != top]
-    return [sizes[0][1]]
+        return next(size for size, n in counts.items() if n == top)
+    return next((s["size"] for s in sizes if s["axis"] == 0), sizes[0]["size"])
 
 
-def _in_axes_tuple(f: Facts, sizes, shared: list[str]) -> str:
-    """An `in_axes` tuple with `None` for the `shared` arguments and 0 for the rest, one entry per
-    positional argument of the call when the line shows it."""
+def _given_in_axes(f: Facts):
+    """The `in_axes` written on the line (a tuple of ints and Nones), if it can be read."""
+    text = _call(f, "vmap").get("in_axes", "")
+    try:
+        value = ast.literal_eval(text) if text else None
+    except (ValueError, SyntaxError):
+        return None
+    return tuple(value) if isinstance(value, (tuple, list)) else None
+
+
+def _vmap_plan(f: Facts) -> tuple[int, list[tuple[str, object, object]], str]:
+    """(batch length, [(argument, axis now, axis proposed)], the proposed `in_axes` tuple)."""
+    sizes = _vmap_sizes(f)
+    batch = _batch_size(sizes)
+    plan = []
+    for s in sizes:
+        if s["size"] == batch:
+            new = s["axis"]
+        elif _SHARED_NAMES.match(s["name"]) or batch not in s["dims"]:
+            new = None
+        else:
+            new = s["dims"].index(batch)
+        plan.append((s["name"], s["axis"], new))
+    entries = [str(new) for _, _, new in plan]
+    given = _given_in_axes(f)
+    if given is not None and sum(e is not None for e in given) == len(entries):   # JAX lists mapped ones only
+        listed = iter(entries)
+        entries = ["None" if e is None else next(listed) for e in given]
     call = _call(f, "vmap")
-    names = [n for _, n, _ in sizes]
-    if call and not call["starred"] and len(call["args"]) > len(names):   # arguments JAX did not list
-        names += [f"_{i}" for i in range(len(call["args"]) - len(names))]
-    entries = ["None" if n in shared else "0" for n in names]
-    return f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
+    if call and not call["starred"] and len(call["args"]) > len(entries):       # arguments JAX did not list
+        entries += ["0"] * (len(call["args"]) - len(entries))
+    return batch, plan, f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
 
 
 def _vmap_sizes_cause(f: Facts) -> str:
-    sizes = _vmap_sizes(f)
-    listed = ", ".join(f"`{n}` has {s} ({t})" for s, n, t in sizes)
-    return (f"`jax.vmap` maps every argument along axis 0 unless told otherwise, and all mapped axes "
-            f"must have one length (the batch size); here {listed}")
+    listed = ", ".join(f"axis {s['axis']} of `{s['name']}` has {s['size']} ({s['type']})" for s in _vmap_sizes(f))
+    return (f"`jax.vmap` maps each argument along one axis (axis 0 unless `in_axes` says otherwise), and "
+            f"all mapped axes must have one length, the batch size; here {listed}")
 
 
 def _vmap_sizes_fix(f: Facts) -> str:
-    sizes = _vmap_sizes(f)
-    shared = _shared_guess(sizes)
+    batch, plan, in_axes = _vmap_plan(f)
     fn = _call(f, "vmap").get("fn") or "f"
     fn = fn if len(fn) <= 30 else "f"
-    batch = next((n for _, n, _ in sizes if n not in shared), "")
-    these = " and ".join(f"`{n}`" for n in shared)
-    return (f"if {these} {'is' if len(shared) == 1 else 'are'} the same for every example (parameters, a "
-            f"table), pass {'it' if len(shared) == 1 else 'them'} whole instead of mapping: "
-            f"`jax.vmap({fn}, in_axes={_in_axes_tuple(f, sizes, shared)})` (`None` = not mapped, `0` = "
-            f"mapped along axis 0)" + (f"; if {'it is a batch' if len(shared) == 1 else 'they are batches'} "
-                                      f"too, axis 0 must have `{batch}`'s length" if batch else ""))
+    reasons = []
+    for name, now, new in plan:
+        if new is None:
+            reasons.append(f"if `{name}` is the same for every example (parameters, a table), pass it whole "
+                           f"(`None`); if it is a batch too, its batch axis must have length {batch}")
+        elif new != now:
+            reasons.append(f"`{name}` has the batch length {batch} on axis {new}, not axis {now}")
+    return (f"{'; '.join(reasons) or 'map every argument along an axis of the same length'}: "
+            f"`jax.vmap({fn}, in_axes={in_axes})` (`None` = passed whole to every call, a number = the axis "
+            f"that holds the batch of {batch})")
 
 
 def _in_axes_count_fix(f: Facts) -> str:
@@ -136,12 +163,16 @@ def _grad_output_cause(f: Facts) -> str:
 
 def _grad_output_fix(f: Facts) -> str:
     fn = _grad_of(f)
+    reduce = (f"reduce it to one number first (return `jnp.sum(...)` or `jnp.mean(...)` of the per-example "
+              f"values); for one gradient per example use `jax.vmap(jax.grad({fn}))`, for the full Jacobian "
+              f"`jax.jacrev({fn})`")
     if _first(r"Output had shape: (\([^)]*\))", f.text):
-        return (f"reduce it to one number first (return `jnp.sum(...)` or `jnp.mean(...)` of the "
-                f"per-example values); for one gradient per example use `jax.vmap(jax.grad({fn}))`, "
-                f"for the full Jacobian `jax.jacrev({fn})`")
-    return (f"if it returns `(loss, extra)`, use `jax.grad({fn}, has_aux=True)`, which returns "
-            f"`(gradient, extra)`; otherwise return only the loss")
+        return reduce
+    aux = (f"if it returns `(loss, extra)`, use `jax.grad({fn}, has_aux=True)`, which returns "
+           f"`(gradient, extra)`")
+    if re.search(r"Output was \((Array|TypedFloat)\(-?[\d.e+-]+,", f.text):   # a tuple led by a scalar
+        return f"{aux}; if every output is to be differentiated, {reduce}"
+    return f"{reduce}; {aux}"
 
 
 def _carry(f: Facts) -> tuple[str, str, str, str]:
@@ -183,15 +214,19 @@ def _carry_structure_cause(f: Facts) -> str:
                   r"output is (.+?), so", f.text)
     if not m:
         return "the loop's carry must keep its structure; the body returns different containers than it receives"
+    name = re.sub(r"^loop_carry\[1\]", "carry", m.group(1))
+    if "metadata" in m.group(2):                        # the same container, other keys or fields
+        return (f"the loop's carry must keep its structure; `{name}` comes in with keys "
+                f"{_first(r'metadata (.+)$', m.group(2))} and the body returns keys {_first(r'metadata (.+)$', m.group(3))}")
     kinds = [_kind(m.group(i)) for i in (2, 3)]
-    return (f"the loop's carry must keep its structure; `{m.group(1)}` comes in as {kinds[0]} and the body "
-            f"returns {kinds[1]}")
+    return (f"the loop's carry must keep its structure; `{name}` comes in as {kinds[0]} and the body "
+            f"returns {kinds[1]}" + (" (`None` is an empty container to JAX, not a value)" if "None" in kinds[0] else ""))
 
 
 def _kind(text: str) -> str:
     """`a <class 'jax._src.core.ShapedArray'>` -> `an array`; `a <class 'tuple'>` -> `a tuple`."""
     name = _first(r"<class '(?:[\w.]+\.)?(\w+)'>", text, default=text)
-    return "an array" if name == "ShapedArray" else f"a {name}"
+    return {"ShapedArray": "an array", "NoneType": "`None`"}.get(name, f"a {name}")
 
 
 def _branch_cause(f: Facts) -> str:
@@ -208,6 +243,10 @@ def _branch_cause(f: Facts) -> str:
 
 
 def _branch_fix(f: Facts) -> str:
+    if re.search(r"has type key<\w+>\S* but .* has type uint32|has type uint32\S* but .* has type key<", f.text):
+        return ("make both branches return the same kind of PRNG key: one returns a typed key "
+                "(`jax.random.key`), the other a raw uint32 key (`jax.random.PRNGKey`); use `jax.random.key` "
+                "in both, or convert with `jax.random.wrap_key_data(raw)` / `jax.random.key_data(key)`")
     if "dtypes do not match" in f.text:
         target = _dtype_name(_first(r"output of \w+ has type (\S+) but", f.text, default="float32"))
         return (f"make both branches return the same dtype and shape: cast with `.astype(jnp.{target})` "
@@ -240,13 +279,16 @@ def _tree_fix(f: Facts) -> str:
     return "give the trees the same structure (same dict keys, same lengths, same containers)"
 
 
+_CLASS_OF_VALUE = r"(?:of|with) type '?<class '([\w.<>]+)'>"
+
+
 def _unregistered(f: Facts) -> str:
-    kind = _first(r"of type <class '([\w.<>]+)'>", f.text)
+    kind = _first(_CLASS_OF_VALUE, f.text)
     return kind.rsplit(".", 1)[-1] if kind else ""
 
 
 def _is_user_class(f: Facts) -> bool:
-    kind = _first(r"of type <class '([\w.<>]+)'>", f.text)
+    kind = _first(_CLASS_OF_VALUE, f.text)
     return bool(kind) and "." in kind and not kind.startswith(("numpy.", "jax", "builtins."))
 
 
@@ -258,6 +300,10 @@ def _unregistered_fix(f: Facts) -> str:
 
 
 def _concat_fix(f: Facts) -> str:
+    if "different numbers of dimensions" in f.text:
+        return ("give them the same number of axes first: add the missing one with `x[None]` (or "
+                "`jnp.expand_dims`), or `jnp.broadcast_to` the smaller one; or use `jnp.stack` on arrays of "
+                "one shape; then concatenate along the axis that differs (`axis=`)")
     axis = int(_first(r"along dimension (\d+)", f.text, default="0"))
     shapes = [tuple(int(d) for d in re.findall(r"\d+", s)) for s in
               re.findall(r"\(([\d, ]*)\)", _first(r"for shapes (.+?)\.\s*$", f.text))]
@@ -278,6 +324,7 @@ def _shapes_in(f: Facts) -> str:
 # JAX's wording, read by the rules below (named: f-strings cannot hold the backslashes of a pattern)
 _TEXT = {
     'in_axes_len': r'len.in_axes.=(\d+)',
+    'out_path': r'^at vmap out_axes(\S*), got',
     'args_len': r'len.args.=(\d+)',
     'rank_axis': r'along axis (-?[0-9]+)',
     'rank_shape': r'its shape is (.[^)]*.)',
@@ -297,6 +344,7 @@ _TEXT = {
     'tangent_type': r'but got (\S+?)\.?$',
     'tangent_expected': r'Expected (\S+)',
     'concat_shapes': r'for shapes (.+?)\.?$',
+    'concat_ndims': r'dimensions: got (.+?)\.?$',
     'stack_shapes': r'Got (.+?)\.?$',
     'contract_sizes': r'got (.+?)\.?$',
     'reshape_from': r'of shape (.[^)]*.) .size',

@@ -2,13 +2,15 @@
 
 - **kernel**: every case in one real IPython kernel (nbclient), as a student's notebook runs it: a
   cell with `from autograder import check`, a cell defining the cases as the student wrote them, then
-  one cell per case calling it. What counts is everything the cell shows: JAX's error output and
+  one cell per case calling it. What counts is what the cell says about the error: JAX's message
+  (the error output's last line; the traceback's source lines, JAX's own code, are left out) and
   whatever the hook printed after it.
 - **grader**: the cases are the student's cell of a sandboxed grading session; each is called as a
   test cell calls a student function, and the message is the one a test result carries
   (`your code raised ...`).
 
-A message "tells" a case when it matches its fix category (`corpus.CATEGORIES`). To measure an
+A message "tells" a case when one of its `fix:` lines matches the case's fix category
+(`corpus.CATEGORIES`). To measure an
 older version of the checks, put its package first: `PYTHONPATH=/old/checkout python rates.py`.
 """
 from __future__ import annotations
@@ -39,10 +41,22 @@ def error_case(*, args, **_):
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
+def batch_of(case: ErrorCase) -> str:
+    """`sample` (error_mistakes.py), or the held-out batch: `heldout` (heldout_error_mistakes.py,
+    written after the first rules and used to revise them since) or `heldout_2` (written after
+    that revision, never used to change a rule)."""
+    module = case.fn.__module__.rsplit(".", 1)[-1]
+    return "sample" if module == "error_mistakes" else module.replace("_error_mistakes", "")
+
+
 def load(heldout: bool = False) -> list[ErrorCase]:
     """The cases the rules were written against, or (`heldout`) those written after them."""
     from . import error_mistakes, heldout_error_mistakes  # noqa: F401  (registers the cases)
-    return [c for c in ERROR_CASES if c.fn.__module__.endswith("heldout_error_mistakes") == heldout]
+    try:
+        from . import heldout_error_mistakes_2  # noqa: F401
+    except ImportError:
+        pass
+    return [c for c in ERROR_CASES if (batch_of(c) != "sample") == heldout]
 
 
 def module_source(cases: list[ErrorCase]) -> str:
@@ -72,7 +86,10 @@ class Told:
     problems: list = field(default_factory=list)
 
     def tells(self, where: str) -> bool:
-        return re.search(CATEGORIES[self.case.fix], getattr(self, where)) is not None
+        """Whether a `fix:` line of what `where` said gives the case's fix category (JAX's text and the
+        student's quoted line are not advice, and could match by chance: `jnp.sum` in their code)."""
+        fixes = " ".join(re.findall(r"^\s*fix: (.*)$", getattr(self, where), re.M))
+        return re.search(CATEGORIES[self.case.fix], fixes) is not None
 
 
 def run_in_kernel(cases: list[ErrorCase], timeout: int = 120) -> dict[str, str]:
@@ -88,8 +105,8 @@ def run_in_kernel(cases: list[ErrorCase], timeout: int = 120) -> dict[str, str]:
     for case, cell in zip(cases, nb.cells[2:]):
         parts = []
         for out in cell.outputs:
-            if out.output_type == "error":
-                parts.append("\n".join(out.traceback))
+            if out.output_type == "error":     # JAX's message (the frames' source lines are JAX's code)
+                parts.append(f"{out.ename}: {out.evalue}")
             elif out.output_type == "stream":
                 parts.append(out.text)
         shown[case.name] = _ANSI.sub("", "\n".join(parts))
@@ -144,11 +161,11 @@ def run_all(heldout: bool = False, limits=None, where=("kernel", "grader"), case
     return told
 
 
-def rate_table(told: list[Told], where=("kernel", "grader")) -> str:
-    """Per family: cases, and how many were told their fix in each place (Markdown)."""
+def rate_table(told: list[Told], where=("kernel", "grader"), by=lambda t: t.case.family) -> str:
+    """Per family (or per `by`): cases, and how many were told their fix in each place (Markdown)."""
     families: dict[str, list[Told]] = {}
     for t in told:
-        families.setdefault(t.case.family, []).append(t)
+        families.setdefault(by(t), []).append(t)
     rows = ["| family | cases | " + " | ".join(f"told the fix ({w})" for w in where) + " |",
             "|---|---|" + "---|" * len(where)]
     for family in list(families) + ["**all**"]:

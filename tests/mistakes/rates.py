@@ -42,6 +42,9 @@ def main():
     told = error_runs.run_all(a.heldout)
     print("\nerrors outside jit (vmap, grad, loops, branches, pytrees, keys, custom rules, shapes)\n")
     print(error_runs.rate_table(told))
+    if a.heldout:
+        print("\nheld out, by batch\n")
+        print(error_runs.rate_table(told, by=lambda t: error_runs.batch_of(t.case)).replace("| family |", "| batch |"))
     r = error_runs.rates(told)
     print(f"\nerrors: {len(told)} cases, kernel {r['kernel']:.0%}, grader {r['grader']:.0%}")
     if a.failures:

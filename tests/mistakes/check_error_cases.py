@@ -1,0 +1,277 @@
+"""Check every case of error_mistakes.py against the corpus rules (issue 24), no pytest.
+
+    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout]
+
+`--heldout` checks heldout_error_mistakes.py instead (the cases written after the rules): the same
+rules for each case, at least 2 cases per family and 18 in all, and no thread the in-sample
+corpus uses.
+
+For each case: `args()` is plain data (arrays, numbers, containers of those; no functions, class
+instances or typed PRNG keys); calling the function eagerly raises the exception class `raises`,
+and the innermost frame of the traceback that lies in error_mistakes.py is `line`; the function
+is self-contained (its source, run in a namespace holding only jax, jnp, lax, np, functools,
+NamedTuple and dataclasses, raises the same way; with its decorator, and `error_case` added to
+that namespace, it loads) and prints nothing; `line` occurs once in it,
+and replacing it by `fixed` (same indentation) gives a function that runs on the same args.
+Across cases: names are unique, `family` and `fix` are known, no thread gives more than 3 cases,
+and each family has its minimum count. Prints one line per family, then each problem; exits 1 if
+any rule fails.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import builtins
+import collections
+import contextlib
+import inspect
+import io
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import jax  # noqa: E402
+import numpy as np  # noqa: E402
+
+from mistakes import error_mistakes, heldout_error_mistakes  # noqa: E402  (importing registers the cases)
+from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
+
+MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
+           "custom-rules": 5, "shapes": 5}
+TOTAL_MINIMUM = 56
+HELDOUT_MINIMUM = dict.fromkeys(MINIMUM, 2)
+HELDOUT_TOTAL_MINIMUM = 18
+MAX_PER_THREAD = 3
+FIXES = {
+    "vmap-in-axes-none", "vmap-in-axes-entries", "vmap-in-axes-axis", "vmap-out-axes",
+    "grad-scalar", "grad-float", "grad-has-aux", "grad-argnums",
+    "carry-dtype", "carry-shape", "scan-pair", "loop-scalar-pred",
+    "branch-types", "scalar-pred", "switch-int-index",
+    "tree-same-structure", "register-pytree",
+    "prng-key", "key-one-style", "key-no-arith", "key-vmap",
+    "bwd-tuple", "bwd-shape", "jvp-pair",
+    "broadcast-axes", "concat-shapes", "contract-dims", "reshape-size",
+}
+ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
+CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked
+
+
+def plain_data_problem(value, where="args") -> str | None:
+    """Why `value` is not plain data (None when it is)."""
+    if isinstance(value, (bool, int, float, complex, np.generic, np.ndarray)):
+        return None
+    if isinstance(value, jax.Array):
+        if jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
+            return f"{where} is a typed PRNG key (build it inside the function)"
+        return None
+    if isinstance(value, (tuple, list)) and type(value) in (tuple, list):
+        return next((p for i, v in enumerate(value) if (p := plain_data_problem(v, f"{where}[{i}]"))), None)
+    if type(value) is dict:
+        return next((p for k, v in value.items()
+                     if (p := (None if isinstance(k, str) else f"{where} has a non-string key {k!r}")
+                         or plain_data_problem(v, f"{where}[{k!r}]"))), None)
+    return f"{where} is a {type(value).__name__}, not plain data"
+
+
+def decorated_source(case: ErrorCase) -> str:
+    """The case as written, decorator included, dedented."""
+    return textwrap.dedent(inspect.getsource(case.fn))
+
+
+def decorator_problem(case: ErrorCase) -> str | None:
+    """Why the decorated case does not load where only the allowed names and `error_case` exist
+    (a notebook cell or a grader worker pastes the whole case, decorator and all)."""
+    namespace = dict(ALLOWED_GLOBALS, error_case=lambda **_: (lambda fn: fn))
+    try:
+        exec(compile(decorated_source(case), f"<case {case.name}>", "exec"), namespace)
+    except Exception as err:  # noqa: BLE001
+        return f"the decorated case does not load on its own: {type(err).__name__}: {err}"
+    return None
+
+
+def function_source(case: ErrorCase) -> str:
+    """The case's `def` without its decorator, dedented."""
+    lines = inspect.getsource(case.fn).splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith("def "))
+    return textwrap.dedent("\n".join(lines[start:])) + "\n"
+
+
+def free_names(source: str) -> set[str]:
+    """Names the function reads that it never binds (params, assignments, defs, imports)."""
+    tree = ast.parse(source)
+    bound, loaded = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return loaded - bound - set(dir(builtins))
+
+
+def compile_case(source: str, name: str):
+    namespace = dict(ALLOWED_GLOBALS)
+    exec(compile(source, f"<case {name}>", "exec"), namespace)
+    return namespace[name]
+
+
+def innermost_case_line(exc: BaseException) -> tuple[int, str] | None:
+    """(line number, stripped text) of the innermost traceback frame in error_mistakes.py."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if Path(tb.tb_frame.f_code.co_filename).resolve() == CASE_FILE:
+            found = tb.tb_lineno
+        tb = tb.tb_next
+    if found is None:
+        return None
+    return found, CASE_FILE.read_text().splitlines()[found - 1].strip()
+
+
+def call_quietly(fn, args):
+    """Call fn(*args) with stdout captured; returns (exception or None, printed text)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        try:
+            jax.block_until_ready(fn(*args))
+        except Exception as exc:  # noqa: BLE001  (the cases raise on purpose)
+            return exc, out.getvalue()
+    return None, out.getvalue()
+
+
+def check_case(case: ErrorCase) -> list[str]:
+    problems = []
+    if case.fix not in FIXES:
+        problems.append(f"unknown fix category {case.fix!r}")
+    if case.family not in MINIMUM:
+        problems.append(f"unknown family {case.family!r}")
+    if not case.source.startswith("https://"):
+        problems.append(f"source {case.source!r} is not a web address")
+    args = case.make_args()
+    if not isinstance(args, tuple):
+        problems.append(f"args() returned a {type(args).__name__}, not a tuple")
+        return problems
+    if (why := plain_data_problem(args)):
+        problems.append(why)
+
+    exc, printed = call_quietly(case.fn, case.make_args())
+    if exc is None:
+        problems.append(f"did not raise (expected {case.raises})")
+    else:
+        if type(exc).__name__ != case.raises:
+            problems.append(f"raised {type(exc).__name__}: {str(exc).splitlines()[0][:120]} "
+                            f"(expected {case.raises})")
+        where = innermost_case_line(exc)
+        if where is None:
+            problems.append("no traceback frame lies in the case's own code")
+        elif where[1] != case.line:
+            problems.append(f"innermost student frame is line {where[0]} {where[1]!r}, not {case.line!r}")
+    if printed:
+        problems.append(f"printed {printed[:60]!r}")
+
+    if (why := decorator_problem(case)):
+        problems.append(why)
+    source = function_source(case)
+    if (unknown := free_names(source) - set(ALLOWED_GLOBALS)):
+        problems.append(f"uses module-level names {sorted(unknown)}")
+    try:
+        copy_exc, _ = call_quietly(compile_case(source, case.name), case.make_args())
+    except Exception as err:  # noqa: BLE001
+        copy_exc = err
+        problems.append(f"its source does not run on its own: {type(err).__name__}: {err}")
+    else:
+        if copy_exc is None or type(copy_exc).__name__ != case.raises:
+            got = type(copy_exc).__name__ if copy_exc else "nothing"
+            problems.append(f"its source, run on its own, raised {got} (expected {case.raises})")
+
+    lines = source.splitlines()
+    hits = [i for i, ln in enumerate(lines) if ln.strip() == case.line]
+    if len(hits) != 1:
+        problems.append(f"line occurs {len(hits)} times in the function (must be once)")
+        return problems
+    if "\n" in case.fixed or not case.fixed.strip():
+        problems.append("fixed must be one non-empty line")
+        return problems
+    i = hits[0]
+    indent = lines[i][: len(lines[i]) - len(lines[i].lstrip())]
+    fixed_source = "\n".join(lines[:i] + [indent + case.fixed.strip()] + lines[i + 1:]) + "\n"
+    try:
+        fixed_exc, printed = call_quietly(compile_case(fixed_source, case.name), case.make_args())
+    except Exception as err:  # noqa: BLE001
+        fixed_exc = err
+    if fixed_exc is not None:
+        problems.append(f"fixed version raises {type(fixed_exc).__name__}: "
+                        f"{str(fixed_exc).splitlines()[0][:120]}")
+    return problems
+
+
+def check_corpus(cases: list[ErrorCase], minimum=MINIMUM, total_minimum=TOTAL_MINIMUM,
+                 other_threads=frozenset()) -> list[str]:
+    problems = []
+    names = collections.Counter(c.name for c in cases)
+    problems += [f"case name {n!r} used {k} times" for n, k in names.items() if k > 1]
+    threads = collections.Counter(c.source for c in cases)
+    problems += [f"{k} cases from one thread (at most {MAX_PER_THREAD}): {s}"
+                 for s, k in threads.items() if k > MAX_PER_THREAD]
+    families = collections.Counter(c.family for c in cases)
+    problems += [f"family {f!r} has {families[f]} cases (at least {m})"
+                 for f, m in minimum.items() if families[f] < m]
+    if len(cases) < total_minimum:
+        problems.append(f"{len(cases)} cases in all (at least {total_minimum})")
+    problems += [f"{c.name}: thread {c.source} is also used by the in-sample corpus"
+                 for c in cases if c.source in other_threads]
+    return problems
+
+
+def is_heldout(case: ErrorCase) -> bool:
+    return case.fn.__module__ == heldout_error_mistakes.__name__
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
+    ap.add_argument("--heldout", action="store_true",
+                    help="check heldout_error_mistakes.py (the held-out cases) instead of error_mistakes.py")
+    a = ap.parse_args()
+    global CASE_FILE
+    module = heldout_error_mistakes if a.heldout else error_mistakes
+    CASE_FILE = Path(inspect.getfile(module)).resolve()
+    cases = [c for c in ERROR_CASES if is_heldout(c) == a.heldout]
+    by_family: dict[str, list[tuple[ErrorCase, list[str]]]] = collections.defaultdict(list)
+    for case in cases:
+        by_family[case.family].append((case, check_case(case)))
+    failed = False
+    for family in list(MINIMUM) + sorted(set(by_family) - set(MINIMUM)):
+        results = by_family.get(family, [])
+        good = sum(not p for _, p in results)
+        fixes = collections.Counter(c.fix for c, _ in results)
+        print(f"{family:13} {len(results):3} cases, {good:3} hold all rules; fixes: "
+              + ", ".join(f"{f} {n}" for f, n in sorted(fixes.items())))
+    for family, results in by_family.items():
+        for case, problems in results:
+            if problems:
+                failed = True
+                print(f"FAIL {family}/{case.name}: " + "; ".join(problems))
+            elif a.verbose:
+                print(f"ok   {family}/{case.name} ({case.source})")
+    if a.heldout:
+        in_sample = frozenset(c.source for c in ERROR_CASES if not is_heldout(c))
+        corpus_problems = check_corpus(cases, HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM, in_sample)
+    else:
+        corpus_problems = check_corpus(cases)
+    for p in corpus_problems:
+        print(f"FAIL corpus: {p}")
+    print(f"{len(cases)} cases, {len({c.source for c in cases})} threads: "
+          + ("all rules hold" if not (failed or corpus_problems) else "rules FAIL"))
+    return 1 if failed or corpus_problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
