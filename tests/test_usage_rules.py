@@ -57,6 +57,10 @@ class RegisteredLayer:
     w: jax.Array
 
 
+def _positive(v):
+    return v > 0
+
+
 def _index_typed_key():
     key = jax.random.key(0)
     return key[0]
@@ -70,6 +74,9 @@ CASES = {
                    lambda: jax.vmap(lambda w, x: w * x, in_axes=(None, 0))(x3, x4)),
     "vmap-in-axes-count": (lambda: jax.vmap(lambda a, b: a + b, in_axes=(0,))(x3, x3), ["2 here", "in_axes=(0, None)"],
                            lambda: jax.vmap(lambda a, b: a + b, in_axes=(0, None))(x3, x3)),
+    "vmap-in-axes-tree": (lambda: jax.vmap(lambda a, b: a + b, in_axes=((0, 1), (0, 1)))(jnp.ones((2, 3)), jnp.ones((2, 3))),
+                          ["one entry per positional argument", "nest two vmaps"],
+                          lambda: jax.vmap(lambda a, b: a + b, in_axes=(1, 1))(jnp.ones((2, 3)), jnp.ones((2, 3)))),
     "vmap-rank": (lambda: jax.vmap(lambda a: a, in_axes=1)(x3), ["no axis 1", "shape (3,)"],
                   lambda: jax.vmap(lambda a: a, in_axes=1)(jnp.ones((2, 3)))),
     "vmap-out-axes": (lambda: jax.vmap(lambda a: (a, a), out_axes=(0, 0, 0))(x3), ["length 3", "length 2"],
@@ -101,6 +108,9 @@ CASES = {
                      lambda: lax.cond(True, lambda v: v, lambda v: jnp.full_like(v, v.sum()), x3)),
     "cond-predicate": (lambda: lax.cond(x3 > 0, lambda v: v, lambda v: -v, x3), ["shape (3,)", "jnp.where(pred"],
                        lambda: lax.cond(jnp.all(x3 > 0), lambda v: v, lambda v: -v, x3)),
+    "cond-predicate-type": (lambda: lax.cond(_positive, lambda v: v, lambda v: -v, 1.0),
+                            ["the function `_positive`", "lax.cond(_positive(x)"],
+                            lambda: lax.cond(_positive(1.0), lambda v: v, lambda v: -v, 1.0)),
     "switch-index": (lambda: lax.switch(1.0, [lambda v: v, lambda v: -v], 1.0), ["float32", "astype(jnp.int32)"],
                      lambda: lax.switch(1, [lambda v: v, lambda v: -v], 1.0)),
     "tree-structure": (lambda: jax.tree.map(jnp.add, {"w": x3, "b": x3}, {"w": x3, "c": x3}), ["('b', 'w')", "('c', 'w')"],
@@ -109,6 +119,8 @@ CASES = {
                            lambda: jax.jit(lambda layer: layer.w * 2)(RegisteredLayer(x3))),
     "key-from-int": (lambda: jax.random.normal(0, (2,)), ["jax.random.key(0)"],
                      lambda: jax.random.normal(jax.random.key(0), (2,))),
+    "key-seeds": (lambda: jax.random.key(jnp.arange(3)), ["shape (3,)", "jax.vmap(jax.random.key)(seeds)"],
+                  lambda: jax.vmap(jax.random.key)(jnp.arange(3))),
     "key-already": (lambda: jax.random.PRNGKey(jax.random.key(0)), ["already a PRNG key"],
                     lambda: jax.random.PRNGKey(0)),
     "key-indexed": (_index_typed_key, ["typed PRNG key", "jax.random.split(key, n)[i]"],

@@ -28,6 +28,11 @@ USAGE_RULES: list[Rule] = [
                     f"entries but the function was called with {_m(f, 'args_len', default='more')} "
                     f"positional arguments"),
          _in_axes_count_fix),
+    Rule("vmap-in-axes-tree", lambda f: f.says(r"^vmap in_axes specification must be a tree prefix"),
+         "`in_axes` gives a container (a tuple) where the argument is a single array: each entry of `in_axes` "
+         "is one axis (an int) or `None` for one argument, or a pytree of those for a pytree argument",
+         "give `in_axes` one entry per positional argument, each an int or `None` (e.g. `in_axes=(0, 0)`); to map "
+         "two axes of an array, nest two vmaps: `jax.vmap(jax.vmap(f, in_axes=(1, 1)), in_axes=(0, 0))`"),
     Rule("vmap-rank", lambda f: f.says(r"^vmap was requested to map its argument along axis"),
          lambda f: (f"`jax.vmap` was asked to map axis {_m(f, 'rank_axis')} of an argument "
                     f"of shape {_m(f, 'rank_shape')}, which has no such axis"),
@@ -87,6 +92,11 @@ USAGE_RULES: list[Rule] = [
          lambda f: f"`lax.cond` takes one bool and runs one branch; the predicate has shape {_m(f, 'of_shape')}",
          "for an elementwise choice use `jnp.where(pred, a, b)`; to branch once, reduce the predicate with "
          "`jnp.all`/`jnp.any`; per example, `jax.vmap` a function whose predicate is a scalar"),
+    Rule("cond-predicate-type", lambda f: f.says(r"^Pred type must be either boolean or number, got"),
+         lambda f: (f"the predicate of `lax.cond` is the function `{_m(f, 'pred_function')}`, not its value"
+                    if _m(f, 'pred_function') else "the predicate of `lax.cond` is not a bool or a number"),
+         lambda f: ((f"call it: `lax.cond({_m(f, 'pred_function')}(x), true_fn, false_fn, x)`; " if _m(f, 'pred_function') else "")
+                    + "the predicate is one bool (a scalar); for an elementwise choice use `jnp.where(pred, a, b)`")),
     Rule("switch-index", lambda f: f.says(r"^Index type must be an integer"),
          lambda f: f"`lax.switch` picks a branch by an integer index; it got a {_m(f, 'index_dtype', default='float')}",
          "cast the index: `lax.switch(i.astype(jnp.int32), branches, x)` (round first if it can be fractional)"),
@@ -106,6 +116,11 @@ USAGE_RULES: list[Rule] = [
                     "an array of numbers was passed where a PRNG key is expected"),
          "make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass the "
          "key; split it for more draws"),
+    Rule("key-seeds", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given an array of shape"),
+         lambda f: (f"`jax.random.{_m(f, 'seed_maker', default='key')}` makes one key from one integer seed; it got an "
+                    f"array of seeds of shape {_m(f, 'seed_shape')}"),
+         lambda f: (f"one key per seed: `jax.vmap(jax.random.{_m(f, 'seed_maker', default='key')})(seeds)`; or one key, "
+                    f"split: `jax.random.split(jax.random.key(seed), n)`")),
     Rule("key-already", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given a PRNG key"),
          "the value is already a PRNG key; `jax.random.PRNGKey`/`jax.random.key` make a key from an integer seed",
          "use the key as it is (split it for more draws); do not mix typed keys (`jax.random.key`) and raw ones "

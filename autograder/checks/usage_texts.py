@@ -107,16 +107,20 @@ def _vmap_sizes_fix(f: Facts) -> str:
     batch, plan, in_axes = _vmap_plan(f)
     fn = _call(f, "vmap").get("fn") or "f"
     fn = fn if len(fn) <= 30 else "f"
-    reasons = []
-    for name, now, new in plan:
-        if new is None:
-            reasons.append(f"if `{name}` is the same for every example (parameters, a table), pass it whole "
-                           f"(`None`); if it is a batch too, its batch axis must have length {batch}")
-        elif new != now:
-            reasons.append(f"`{name}` has the batch length {batch} on axis {new}, not axis {now}")
-    return (f"{'; '.join(reasons) or 'map every argument along an axis of the same length'}: "
+    whole = [name for name, _, new in plan if new is None]
+    reasons = [f"`{name}` has the batch length {batch} on axis {new}, not axis {now}"
+               for name, now, new in plan if new is not None and new != now]
+    if whole:
+        these = " and ".join(f"`{n}`" for n in whole)
+        reasons.append(f"if {these} {'is' if len(whole) == 1 else 'are'} the same for every example "
+                       f"(parameters, a table), pass {'it' if len(whole) == 1 else 'them'} whole")
+    text = (f"{'; '.join(reasons) or 'map every argument along an axis of the same length'}: "
             f"`jax.vmap({fn}, in_axes={in_axes})` (`None` = passed whole to every call, a number = the axis "
             f"that holds the batch of {batch})")
+    if whole:
+        text += (f"; if {'it is a batch' if len(whole) == 1 else 'they are batches'} too, "
+                 f"{'its' if len(whole) == 1 else 'their'} batch axis must have length {batch}")
+    return text
 
 
 def _in_axes_count_fix(f: Facts) -> str:
@@ -324,6 +328,9 @@ def _shapes_in(f: Facts) -> str:
 # JAX's wording, read by the rules below (named: f-strings cannot hold the backslashes of a pattern)
 _TEXT = {
     'in_axes_len': r'len.in_axes.=(\d+)',
+    'pred_function': r'got <function (?:[\w.<>]+\.)?(\w+)(?: at|>)',
+    'seed_maker': r'^(\w+) accepts a scalar seed',
+    'seed_shape': r'array of shape (.[^)]*.)',
     'out_path': r'^at vmap out_axes(\S*), got',
     'args_len': r'len.args.=(\d+)',
     'rank_axis': r'along axis (-?[0-9]+)',

@@ -1,10 +1,12 @@
 """Check every case of error_mistakes.py against the corpus rules (issue 24), no pytest.
 
-    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout]
+    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout [1|2]]
 
-`--heldout` checks heldout_error_mistakes.py instead (the cases written after the rules): the same
-rules for each case, at least 2 cases per family and 18 in all, and no thread the in-sample
-corpus uses.
+`--heldout` (or `--heldout 1`) checks heldout_error_mistakes.py instead (the cases written after
+the rules): the same rules for each case, at least 2 cases per family and 18 in all, and no thread
+the in-sample corpus uses. `--heldout 2` checks heldout_error_mistakes_2.py (written after the
+rules were revised against the first held-out batch): at least 2 cases per family, 3 for vmap,
+grad and loops, 22 in all, and no thread that error_mistakes.py or heldout_error_mistakes.py uses.
 
 For each case: `args()` is plain data (arrays, numbers, containers of those; no functions, class
 instances or typed PRNG keys); calling the function eagerly raises the exception class `raises`,
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
 
-from mistakes import error_mistakes, heldout_error_mistakes  # noqa: E402  (importing registers the cases)
+from mistakes import error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2  # noqa: E402,F401  (importing registers the cases)
 from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
 
 MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
@@ -45,6 +47,12 @@ MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys
 TOTAL_MINIMUM = 56
 HELDOUT_MINIMUM = dict.fromkeys(MINIMUM, 2)
 HELDOUT_TOTAL_MINIMUM = 18
+HELDOUT_2_MINIMUM = dict(HELDOUT_MINIMUM, vmap=3, grad=3, loops=3)
+HELDOUT_2_TOTAL_MINIMUM = 22
+# The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
+BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2)
+BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM),
+                 2: (HELDOUT_2_MINIMUM, HELDOUT_2_TOTAL_MINIMUM)}
 MAX_PER_THREAD = 3
 FIXES = {
     "vmap-in-axes-none", "vmap-in-axes-entries", "vmap-in-axes-axis", "vmap-out-axes",
@@ -213,7 +221,9 @@ def check_case(case: ErrorCase) -> list[str]:
 
 
 def check_corpus(cases: list[ErrorCase], minimum=MINIMUM, total_minimum=TOTAL_MINIMUM,
-                 other_threads=frozenset()) -> list[str]:
+                 other_threads=frozenset(), other_names=frozenset()) -> list[str]:
+    """Rules across the cases of one batch; `other_threads` and `other_names` are the sources and
+    function names of the earlier batches, which a held-out batch must not reuse."""
     problems = []
     names = collections.Counter(c.name for c in cases)
     problems += [f"case name {n!r} used {k} times" for n, k in names.items() if k > 1]
@@ -225,25 +235,32 @@ def check_corpus(cases: list[ErrorCase], minimum=MINIMUM, total_minimum=TOTAL_MI
                  for f, m in minimum.items() if families[f] < m]
     if len(cases) < total_minimum:
         problems.append(f"{len(cases)} cases in all (at least {total_minimum})")
-    problems += [f"{c.name}: thread {c.source} is also used by the in-sample corpus"
+    problems += [f"{c.name}: thread {c.source} is also used by an earlier batch"
                  for c in cases if c.source in other_threads]
+    problems += [f"case name {c.name!r} is also used by an earlier batch" for c in cases if c.name in other_names]
     return problems
 
 
+def batch_index(case: ErrorCase) -> int:
+    """0 for error_mistakes.py, 1 and 2 for the held-out batches."""
+    return next(i for i, m in enumerate(BATCHES) if case.fn.__module__ == m.__name__)
+
+
 def is_heldout(case: ErrorCase) -> bool:
-    return case.fn.__module__ == heldout_error_mistakes.__name__
+    return batch_index(case) == 1
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
-    ap.add_argument("--heldout", action="store_true",
-                    help="check heldout_error_mistakes.py (the held-out cases) instead of error_mistakes.py")
+    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=(1, 2), metavar="N",
+                    help="check held-out batch N instead of error_mistakes.py: 1 (default) "
+                         "heldout_error_mistakes.py, 2 heldout_error_mistakes_2.py")
     a = ap.parse_args()
     global CASE_FILE
-    module = heldout_error_mistakes if a.heldout else error_mistakes
+    module = BATCHES[a.heldout]
     CASE_FILE = Path(inspect.getfile(module)).resolve()
-    cases = [c for c in ERROR_CASES if is_heldout(c) == a.heldout]
+    cases = [c for c in ERROR_CASES if batch_index(c) == a.heldout]
     by_family: dict[str, list[tuple[ErrorCase, list[str]]]] = collections.defaultdict(list)
     for case in cases:
         by_family[case.family].append((case, check_case(case)))
@@ -261,11 +278,9 @@ def main() -> int:
                 print(f"FAIL {family}/{case.name}: " + "; ".join(problems))
             elif a.verbose:
                 print(f"ok   {family}/{case.name} ({case.source})")
-    if a.heldout:
-        in_sample = frozenset(c.source for c in ERROR_CASES if not is_heldout(c))
-        corpus_problems = check_corpus(cases, HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM, in_sample)
-    else:
-        corpus_problems = check_corpus(cases)
+    earlier = [c for c in ERROR_CASES if batch_index(c) < a.heldout]
+    corpus_problems = check_corpus(cases, *BATCH_MINIMUM[a.heldout],
+                                   frozenset(c.source for c in earlier), frozenset(c.name for c in earlier))
     for p in corpus_problems:
         print(f"FAIL corpus: {p}")
     print(f"{len(cases)} cases, {len({c.source for c in cases})} threads: "

@@ -61,7 +61,7 @@ CATEGORIES = {
     "prng-key": r"jax\.random\.key\(|PRNGKey\(",
     "key-one-style": r"wrap_key_data|key_data",
     "key-no-arith": r"fold_in|jax\.random\.split\(key\)",
-    "key-vmap": r"jax\.vmap\(lambda k",
+    "key-vmap": r"jax\.vmap\(lambda k|jax\.vmap\(jax\.random\.(key|PRNGKey)\)",
     "bwd-tuple": r"return a tuple from `bwd`",
     "bwd-shape": r"shape and dtype of its input",
     "jvp-pair": r"\(primal_out, tangent_out\)|the primal output's shape and dtype",
