@@ -37,7 +37,8 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-s
                  "--no-first-run"]
 ASSIGNMENT = "02_static_shapes"
 BOOLEAN_MASK = "def mask_tensor(x, mask):\n    return x.at[mask].set(-100.0)\n"
-VMAP_MISTAKE = "def pairwise(x, y):\n    return x * y\n\njax.vmap(pairwise)(jnp.ones(3), jnp.ones(4))"
+VMAP_MISTAKE = ("def predict(w, x):\n    return jnp.tanh(x @ w)\n\n"
+                "w = jnp.ones(3)\nxs = jnp.ones((8, 3))\njax.vmap(predict)(w, xs)")
 WITH_WHERE = "def mask_tensor(x, mask):\n    return jnp.where(mask, jnp.asarray(-100.0, x.dtype), x)\n"
 ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", ROOT / ".artifacts" / "browser"))
 # answers written in the browser are only for this flow; the reference is never shown
@@ -210,7 +211,7 @@ def test_student_flow(page, lab):
     page.keyboard.press("Escape")
 
     # a cell of the student's own that calls JAX wrongly: JAX's error, then the explanation
-    cell = run_new_cell(page, VMAP_MISTAKE, "jax.vmap(pairwise)")
+    cell = run_new_cell(page, VMAP_MISTAKE, "jax.vmap(predict)")
     cell.scroll_into_view_if_needed()
     cell.locator(".jp-OutputArea-output").filter(has_text="fix:").wait_for(timeout=60_000)
     output = cell.locator(".jp-OutputArea").inner_text()
@@ -219,7 +220,7 @@ def test_student_flow(page, lab):
         cell.screenshot(path=str(ROOT / "docs" / "student-jax-error.png"))
     assert "inconsistent sizes" in output and "[autograder]" in output, output[-1500:]
     assert output.index("inconsistent sizes") < output.index("[autograder]"), output[-1500:]
-    assert "in_axes=" in output.split("fix:", 1)[1], output[-1500:]
+    assert "in_axes=(None, 0)" in output.split("fix:", 1)[1], output[-1500:]
     print(f"browser flow: {time.monotonic() - started:.1f} s")
 
     for instructor_only in ("Formgrader", "Create Assignment", "Course List"):

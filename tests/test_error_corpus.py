@@ -49,7 +49,7 @@ def _report(told, where):
                      for t in told if not t.tells(where))
 
 
-@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2"])
+@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2", "heldout_3"])
 def test_kernel_and_grader_tell_the_fix(told, batch):
     """At least 90% in both places, for the in-sample corpus and for each held-out batch apart."""
     mine = [t for t in told if error_runs.batch_of(t.case) == batch]

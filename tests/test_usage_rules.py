@@ -57,6 +57,28 @@ class RegisteredLayer:
     w: jax.Array
 
 
+def _cond_without_operand():
+    return lax.cond(True, lambda _: 10.0, lambda _: 0.0)
+
+
+def _cond_with_operand():
+    return lax.cond(True, lambda _: 10.0, lambda _: 0.0, None)
+
+
+def _scaled(x, mode):
+    return 2 * x if mode == "double" else x
+
+
+def _set_wrong_shape():
+    history = jnp.zeros((4, 2))
+    return history.at[0].set(jnp.ones(3))
+
+
+def _set_right_shape():
+    history = jnp.zeros((4, 2))
+    return history.at[0].set(jnp.ones(3)[:2])
+
+
 def _positive(v):
     return v > 0
 
@@ -146,6 +168,34 @@ CASES = {
     "contract": (lambda: jnp.ones((3, 2)) @ jnp.ones((3, 2)), ["(2,) and (3,)", ".T"],
                  lambda: jnp.ones((3, 2)) @ jnp.ones((3, 2)).T),
     "reshape": (lambda: jnp.ones(6).reshape(4, 2), ["holds 6", "-1"], lambda: jnp.ones(6).reshape(-1, 2)),
+    # kinds the third held-out batch met first
+    "vmap-axis-name": (lambda: jax.vmap(lambda v: v / lax.psum(v, "batch"))(x3), ["axis_name='batch'"],
+                       lambda: jax.vmap(lambda v: v / lax.psum(v, "batch"), axis_name="batch")(x3)),
+    "vmap-no-arguments": (lambda: jax.vmap(lambda: jnp.ones(2))(), ["axis_size="],
+                          lambda: jax.vmap(lambda: jnp.ones(2), axis_size=3)()),
+    "grad-complex-output": (lambda: jax.grad(lambda t: jnp.exp(1j * t))(1.0), ["complex64", "jax.jacfwd"],
+                            lambda: jax.grad(lambda t: jnp.abs(jnp.exp(1j * t)) ** 2)(1.0)),
+    "loop-bounds": (lambda: lax.fori_loop(0, 3.0, lambda i, v: v + 1, 0.0), ["int32 and float32", "int(n)"],
+                    lambda: lax.fori_loop(0, 3, lambda i, v: v + 1, 0.0)),
+    "scan-length": (lambda: lax.scan(lambda c, _: (c + 1, c), 0.0, None), ["length=n"],
+                    lambda: lax.scan(lambda c, _: (c + 1, c), 0.0, None, length=3)),
+    "loop-body-callable": (lambda: lax.fori_loop(0, 3, jnp.sin(1.0), 0.0), ["not its result"],
+                           lambda: lax.fori_loop(0, 3, lambda i, v: jnp.sin(v), 0.0)),
+    "branch-operands": (_cond_without_operand, ["`lambda: 10.0`"], _cond_with_operand),
+    "select-types": (lambda: lax.select(True, jnp.int32(1), jnp.float32(2)), ["jnp.where(pred, a, b)"],
+                     lambda: lax.select(True, jnp.float32(1), jnp.float32(2))),
+    "non-array-argument": (lambda: jax.jit(_scaled)(x3, "double"), ["static_argnames='mode'"],
+                           lambda: jax.jit(_scaled, static_argnames="mode")(x3, "double")),
+    "sampler-dtype": (lambda: jax.random.normal(jax.random.key(0), (2,), dtype=jnp.int32), ["jax.random.randint"],
+                      lambda: jax.random.normal(jax.random.key(0), (2,)).astype(jnp.int32)),
+    "sample-size": (lambda: jax.random.choice(jax.random.key(0), 3, (5,), replace=False), ["replace=True"],
+                    lambda: jax.random.choice(jax.random.key(0), 3, (3,), replace=False)),
+    "vjp-forward-mode": (lambda: jax.jacfwd(_bwd(lambda res, g: (g * jnp.ones_like(res[0]),), n_inputs=1))(x3),
+                         ["jax.jacrev"], lambda: jax.jacrev(_bwd(lambda res, g: (g * jnp.ones_like(res[0]),), n_inputs=1))(x3)),
+    "einsum-label": (lambda: jnp.einsum("bi,ij->bj", jnp.ones((2, 5)), jnp.ones((3, 5))), ["`i`", "different lengths", "where the terms before have"],
+                     lambda: jnp.einsum("bi,ji->bj", jnp.ones((2, 5)), jnp.ones((3, 5)))),
+    "split-equal": (lambda: jnp.split(jnp.ones(5), 2), ["jnp.array_split"], lambda: jnp.array_split(jnp.ones(5), 2)),
+    "set-shape": (_set_wrong_shape, ["float32[3]", "float32[2]"], _set_right_shape),
 }
 
 

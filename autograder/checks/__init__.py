@@ -10,7 +10,10 @@
 - `timing`       one process's timing of a function against a reference
 - `keyuse`       which key data each random operation consumed (the evidence for key reuse)
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
-                 it happened, `rules` holds the rule tables (exception or retrace -> cause and fix)
+                 it happened, `rules` holds the rule tables (exception or retrace -> cause and fix),
+                 with `usage_rules` (JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys,
+                 custom rules, shapes) in the same table; `usage_texts` reads JAX's text for them;
+                 `rule_facts` is what every rule reads
 - `kernel_hook`  in a notebook kernel, the cause and fix of a cell's JAX error printed under its
                  traceback (installed when `check` is imported)
 - `text`         text helpers

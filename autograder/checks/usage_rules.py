@@ -10,11 +10,74 @@ from __future__ import annotations
 
 from .rule_facts import Rule
 from .usage_texts import (  # noqa: F401  (the builders each rule names)
-    _branch_cause, _branch_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
+    _TEXT, _first,
+    _branch_cause, _branch_fix, _in_axes_tree_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _is_user_class, _m,
     _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix, _vmap_rank_fix,
     _vmap_sizes_cause, _vmap_sizes_fix,
 )
+
+
+# ---- kinds the third held-out batch met first (rules written after its first run)
+_BATCH3 = [
+    Rule("vmap-axis-name", lambda f: f.says(r"^Found an unbound axis name"),
+         lambda f: f"a collective (`lax.psum`, `lax.pmean`, ...) names the axis `{_m(f, 'axis_name')}`, but no `jax.vmap` around it has that name",
+         lambda f: f"name the mapped axis where you map it: `jax.vmap(f, axis_name={_m(f, 'axis_name')!r})`"),
+    Rule("vmap-no-arguments", lambda f: f.says(r"^vmap wrapped function must be passed at least one argument"),
+         "the vmapped function was called with no array argument, so there is no axis to map and no batch size",
+         "map at least one argument: pass the batch (e.g. keys from `jax.random.split(key, n)`) as an argument, "
+         "or give the batch size with `axis_size=`"),
+    Rule("grad-complex-output", lambda f: f.says(r"^\w+ requires real-valued outputs"),
+         lambda f: f"the function returns a {_m(f, 'got_dtype', default='complex')} value, and `jax.grad` differentiates real-valued outputs",
+         "differentiate a real number (`jnp.abs(z) ** 2`, `jnp.real(z)`), or take the complex derivative with "
+         "`jax.jacfwd` / `jax.jvp` (`holomorphic=True` if the function is holomorphic)"),
+    Rule("loop-bounds", lambda f: f.says(r"^lower and upper arguments to fori_loop must have equal types"),
+         lambda f: f"`fori_loop`'s bounds have different types ({_m(f, 'bound_types')})",
+         "make both bounds integers: `int(n)` for a Python number, `.astype(jnp.int32)` for an array"),
+    Rule("scan-length", lambda f: f.says(r"^scan got no values to scan over and `length` not provided"),
+         "`lax.scan` with `xs=None` has nothing to count its steps by",
+         "give the number of steps: `lax.scan(body, init, None, length=n)`"),
+    Rule("loop-body-callable", lambda f: f.says(r"argument should be callable"),
+         lambda f: f"`{_m(f, 'not_callable', default='the loop')}` got a value where it needs a function (the body was called, and its result passed)",
+         "pass the function itself, not its result: `lax.fori_loop(0, n, lambda i, x: step(x), x0)`"),
+    Rule("branch-operands", lambda f: f.is_("TypeError") and f.says(r"missing \d+ required positional argument")
+         and bool(f.calls("lax.cond", "jax.lax.cond", "lax.switch", "jax.lax.switch")),
+         "the branches of `lax.cond`/`lax.switch` are called with the operands passed after them, and here "
+         "their number does not match what the branch functions take",
+         "give the operands after the branches (`lax.cond(pred, true_fn, false_fn, x)`), or write branches that "
+         "take none (`lambda: 10.0`)"),
+    Rule("select-types", lambda f: f.says(r"^lax\.select requires arguments to have the same (dtypes|shapes)"),
+         "`lax.select` takes two cases of exactly one dtype and shape, and does not promote or broadcast",
+         "use `jnp.where(pred, a, b)`, which promotes dtypes and broadcasts; or cast both cases to one dtype first"),
+    Rule("non-array-argument", lambda f: f.says(r"(?s)^Error interpreting argument to .* as an abstract array")
+         and f.says(r"problematic value is of type <class '(str|function|type|NoneType|builtin_function_or_method)'>"),
+         lambda f: (f"`{_m(f, 'arg_path', default='an argument')}` is a {_m(f, 'value_type', default='Python value')}, "
+                    f"not an array, and jit traces every argument it is not told is static"),
+         lambda f: (f"mark it static: `jax.jit({_m(f, 'jitted_fn', default='f')}, "
+                    f"static_argnames='{_m(f, 'arg_path', default='name')}')` (each value compiles its own version)")),
+    Rule("sampler-dtype", lambda f: f.says(r"^dtype argument to `\w+` must be a float"),
+         lambda f: f"`jax.random.{_m(f, 'sampler_dtype', default='normal')}` draws real numbers; an integer dtype cannot hold them",
+         lambda f: (f"sample floats, then cast: `jax.random.{_m(f, 'sampler_dtype', default='normal')}(key, shape).astype(jnp.int32)`; "
+                    f"for random integers use `jax.random.randint`")),
+    Rule("sample-size", lambda f: f.says(r"^Cannot take a larger sample"),
+         "without replacement, each item can be drawn once, so there are too few items for the sample",
+         "ask for no more samples than there are items, or draw with `replace=True`"),
+    Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),
+         "a `custom_vjp` function defines reverse mode only, and `jax.jvp`, `jax.jacfwd` and `jax.hessian` use forward mode",
+         "use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward mode is needed"),
+    Rule("einsum-label", lambda f: f.says(r"^Size of label '\w+' for operand \d+"),
+         lambda f: (f"the label `{_m(f, 'label')}` names axes of different lengths: operand {_first(_TEXT['label'], f.text, 2)} "
+                    f"has {_first(_TEXT['label'], f.text, 3)} where the terms before have {_first(_TEXT['label'], f.text, 4)}"),
+         "check that operand's subscripts in `jnp.einsum` (a transposed operand needs its labels swapped, `ji` for "
+         "`ij`), or transpose it (`.T`)"),
+    Rule("split-equal", lambda f: f.says(r"^array split does not result in an equal division"),
+         lambda f: f"`jnp.split` into equal sections needs the number of sections to divide the axis (the rest is {_m(f, 'split_rest')})",
+         "use `jnp.array_split` for sections of unequal length, or pad the axis to a multiple first"),
+    Rule("set-shape", lambda f: f.says(r"^Incompatible types for broadcasting: input type=") and ".at[" in f.code,
+         lambda f: (f"the value given to `.at[...]` has type {_first(_TEXT['set_types'], f.text, 1)} but the entries it "
+                    f"replaces have {_first(_TEXT['set_types'], f.text, 2)}"),
+         "give it the shape of the entries it replaces: slice or reshape the value (or index more entries)"),
+]
 
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
@@ -29,10 +92,9 @@ USAGE_RULES: list[Rule] = [
                     f"positional arguments"),
          _in_axes_count_fix),
     Rule("vmap-in-axes-tree", lambda f: f.says(r"^vmap in_axes specification must be a tree prefix"),
-         "`in_axes` gives a container (a tuple) where the argument is a single array: each entry of `in_axes` "
-         "is one axis (an int) or `None` for one argument, or a pytree of those for a pytree argument",
-         "give `in_axes` one entry per positional argument, each an int or `None` (e.g. `in_axes=(0, 0)`); to map "
-         "two axes of an array, nest two vmaps: `jax.vmap(jax.vmap(f, in_axes=(1, 1)), in_axes=(0, 0))`"),
+         "`in_axes` gives a container where the argument does not have that structure: each entry of `in_axes` "
+         "is one axis (an int) or `None` for one argument, or a pytree of those mirroring a pytree argument",
+         _in_axes_tree_fix),
     Rule("vmap-rank", lambda f: f.says(r"^vmap was requested to map its argument along axis"),
          lambda f: (f"`jax.vmap` was asked to map axis {_m(f, 'rank_axis')} of an argument "
                     f"of shape {_m(f, 'rank_shape')}, which has no such axis"),
@@ -55,7 +117,7 @@ USAGE_RULES: list[Rule] = [
     # ---- grad
     Rule("grad-output", lambda f: f.says(r"^Gradient only defined for scalar-output functions"),
          _grad_output_cause, _grad_output_fix),
-    Rule("grad-int-input", lambda f: f.says(r"^grad requires real- or complex-valued inputs"),
+    Rule("grad-int-input", lambda f: f.says(r"^\w+ requires real(- or complex)?-valued inputs"),
          lambda f: (f"`jax.grad` differentiates with respect to float inputs; it got "
                     f"{_m(f, 'got_dtype', default='an integer')} (an integer has no derivative)"),
          lambda f: ("pass floats: `3.0` instead of `3`, or `x.astype(jnp.float32)` before calling the gradient; "
@@ -191,4 +253,5 @@ USAGE_RULES: list[Rule] = [
                     f"{_m(f, 'reshape_from_size')}, the new shape {_m(f, 'reshape_to')} "
                     f"would hold {_m(f, 'reshape_to_size')}"),
          "choose sizes that multiply to the same total, or write `-1` for the one dimension to infer"),
+    *_BATCH3,
 ]

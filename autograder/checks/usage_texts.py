@@ -123,6 +123,23 @@ def _vmap_sizes_fix(f: Facts) -> str:
     return text
 
 
+def _in_axes_tree_fix(f: Facts) -> str:
+    """A dict (or tuple) in `in_axes` that does not mirror its argument: name what it must hold, and
+    the tuple with `None` for a container whose entries were all `None`."""
+    given = _given_in_axes(f)
+    if given is not None and any(isinstance(e, (dict, tuple, list)) for e in given):
+        def whole(e):
+            values = list(e.values()) if isinstance(e, dict) else list(e) if isinstance(e, (tuple, list)) else [e]
+            return None if all(v is None for v in values) else e
+        fixed = tuple(whole(e) for e in given)
+        if fixed != given and all(not isinstance(e, (dict, tuple, list)) for e in fixed):
+            return (f"a container in `in_axes` must mirror its argument entry for entry (every dict key); to pass "
+                    f"the whole argument unmapped, write one `None` for it: `in_axes={fixed!r}`")
+    return ("give `in_axes` one entry per positional argument, each an int or `None` (e.g. `in_axes=(0, 0)`), "
+            "a dict only with every key of a dict argument; to map two axes of an array, nest two vmaps: "
+            "`jax.vmap(jax.vmap(f, in_axes=(1, 1)), in_axes=(0, 0))`")
+
+
 def _in_axes_count_fix(f: Facts) -> str:
     n = int(_first(r"len\(args\)=(\d+)", f.text, default="0") or 0)
     example = ", ".join(["0"] + ["None"] * (n - 1)) if n else "0, None"
@@ -230,7 +247,7 @@ def _carry_structure_cause(f: Facts) -> str:
 def _kind(text: str) -> str:
     """`a <class 'jax._src.core.ShapedArray'>` -> `an array`; `a <class 'tuple'>` -> `a tuple`."""
     name = _first(r"<class '(?:[\w.]+\.)?(\w+)'>", text, default=text)
-    return {"ShapedArray": "an array", "NoneType": "`None`"}.get(name, f"a {name}")
+    return {"ShapedArray": "an array", "ArrayImpl": "an array", "NoneType": "`None`"}.get(name, f"a {name}")
 
 
 def _branch_cause(f: Facts) -> str:
@@ -273,12 +290,17 @@ def _tree_fix(f: Facts) -> str:
         return (f"give the trees the same structure{where}: one has more entries than the other; map over "
                 f"trees of the same length (one entry per layer in both)")
     if "different types" in f.text:
-        a = _first(r"has a subtree of type\s+<class '(\w+)'>", f.text)
-        b = _first(r"subtree of different type\s+<class '(\w+)'>", f.text)
-        if "NoneType" in (a, b):
+        a = _kind(_first(r"has a subtree of type\s+(<class '[\w.]+'>)", f.text))
+        b = _kind(_first(r"subtree of different type\s+(<class '[\w.]+'>)", f.text))
+        if "`None`" in (a, b):
             return (f"give the trees the same structure{where}: `None` is an empty subtree in JAX, not a "
                     f"leaf; use the same entries in both (e.g. zeros instead of `None`)")
-        return (f"give the trees the same structure{where}: a {a} in one and a {b} in the other; use one "
+        if "an array" in (a, b):
+            hint = ("; if one of them is a gradient, check that `jax.grad` differentiates the argument that "
+                    "holds the parameters: give its position with `argnums=`" if "grad" in f.code else "")
+            return (f"give the trees the same structure{where}: {a} in one and {b} in the other (a whole "
+                    f"container against a single array){hint}")
+        return (f"give the trees the same structure{where}: {a} in one and {b} in the other; use one "
                 f"container type in both (`tuple(...)` or `list(...)`)")
     return "give the trees the same structure (same dict keys, same lengths, same containers)"
 
@@ -328,6 +350,17 @@ def _shapes_in(f: Facts) -> str:
 # JAX's wording, read by the rules below (named: f-strings cannot hold the backslashes of a pattern)
 _TEXT = {
     'in_axes_len': r'len.in_axes.=(\d+)',
+    'axis_name': r'unbound axis name: (\S+?)\.',
+    'bound_types': r'must have equal types, got (.+?)\.?$',
+    'not_callable': r'^([\w.]+): \w+ argument should be callable',
+    'jitted_fn': r'argument to <function (?:[\w.<>]+\.)?(\w+)(?: at|>)',
+    'arg_path': r'passed to the function at path (\w+)',
+    'value_type': r"problematic value is of type <class '(\w+)'>",
+    'label': r"Size of label '(\w+)' for operand (\d+) \((\d+)\) does not match previous terms \((\d+)\)",
+    'split_rest': r'rest is (\d+)',
+    'set_types': r'input type=(\S+) and requested type=(\S+?)\.?$',
+    'sample_sizes': r'larger sample \(size (\d+)\) than population \(size (\d+)\)',
+    'sampler_dtype': r'dtype argument to `(\w+)` must be a float',
     'pred_function': r'got <function (?:[\w.<>]+\.)?(\w+)(?: at|>)',
     'seed_maker': r'^(\w+) accepts a scalar seed',
     'seed_shape': r'array of shape (.[^)]*.)',

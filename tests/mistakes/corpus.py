@@ -69,6 +69,21 @@ CATEGORIES = {
     "concat-shapes": r"`axis=\d*`|make the other dimensions equal|use `jnp\.concatenate`",
     "contract-dims": r"\.T`|jnp\.einsum",
     "reshape-size": r"write `-1`|multiply to the same total",
+    # the third held-out batch's new kinds of mistakes (patterns written from the fix alone, before
+    # any message for them was read)
+    "vmap-axis-name": r"axis_name=",
+    "grad-real-output": r"jax\.jacfwd|jax\.jvp|real-valued|jnp\.real|jnp\.abs",
+    "loop-int-bounds": r"(?i)integer (lower |upper )?bounds?|int\(",
+    "scan-length": r"length=",
+    "loop-body-callable": r"(?i)pass the (body )?function( itself)?|not (its|the) result",
+    "branch-operands": r"(?i)operands?\b",
+    "select-where": r"jnp\.where",
+    "random-dtype": r"(?i)sample floats|\.astype\(|a float dtype",
+    "sample-size": r"(?i)replace=True|no more samples",
+    "vjp-reverse-mode": r"(?i)jax\.grad|jax\.jacrev|reverse[- ]mode",
+    "fwd-pair": r"(?i)residuals",
+    "split-sections": r"(?i)array_split|divide",
+    "update-shape": r"(?i)shape of the (indexed )?(slice|entries)|\.at\[[^]]*\]\.set",
 }
 
 

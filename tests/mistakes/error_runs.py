@@ -178,3 +178,20 @@ def rate_table(told: list[Told], where=("kernel", "grader"), by=lambda t: t.case
 
 def rates(told: list[Told], where=("kernel", "grader")) -> dict[str, float]:
     return {w: sum(t.tells(w) for t in told) / max(len(told), 1) for w in where}
+
+
+def before_after_table(told: list[Told], before: dict[str, dict]) -> str:
+    """Per family: cases told their fix before (`before`: {case: {"kernel": bool, "grader": bool}},
+    from another version's `rates.py --json`) and now, in the kernel and in the grader (Markdown)."""
+    families: dict[str, list[Told]] = {}
+    for t in told:
+        families.setdefault(t.case.family, []).append(t)
+    rows = ["| family | cases | kernel before | kernel after | grader before | grader after |",
+            "|---|---|---|---|---|---|"]
+    for family in list(families) + ["**all**"]:
+        items = told if family == "**all**" else families[family]
+        n = len(items)
+        cells = [f"{sum(before.get(t.case.name, {}).get(w, False) for t in items)}/{n} | {sum(t.tells(w) for t in items)}/{n}"
+                 for w in ("kernel", "grader")]
+        rows.append(f"| {family} | {n} | {cells[0]} | {cells[1]} |")
+    return "\n".join(rows)

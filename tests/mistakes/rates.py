@@ -28,6 +28,10 @@ def main():
     ap.add_argument("--failures", action="store_true", help="print the messages that missed")
     ap.add_argument("--heldout", action="store_true",
                     help="the held-out cases (heldout_mistakes.py), not the corpus the rules were written against")
+    ap.add_argument("--json", metavar="FILE",
+                    help="also write, for each case outside jit, its family, batch and where it was told its fix")
+    ap.add_argument("--before", metavar="FILE",
+                    help="a --json file written by another version of the checks: print both, side by side")
     a = ap.parse_args()
     import autograder
     print(f"checks from {Path(autograder.__file__).parent}")
@@ -45,6 +49,16 @@ def main():
     if a.heldout:
         print("\nheld out, by batch\n")
         print(error_runs.rate_table(told, by=lambda t: error_runs.batch_of(t.case)).replace("| family |", "| batch |"))
+    if a.json:
+        import json
+        Path(a.json).write_text(json.dumps([{"case": t.case.name, "family": t.case.family,
+                                             "batch": error_runs.batch_of(t.case), "kernel": t.tells("kernel"),
+                                             "grader": t.tells("grader")} for t in told], indent=1))
+    if a.before:
+        import json
+        before = {row["case"]: row for row in json.loads(Path(a.before).read_text())}
+        print("\nbefore (the --before file) and after (this run)\n")
+        print(error_runs.before_after_table(told, before))
     r = error_runs.rates(told)
     print(f"\nerrors: {len(told)} cases, kernel {r['kernel']:.0%}, grader {r['grader']:.0%}")
     if a.failures:
