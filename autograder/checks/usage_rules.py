@@ -9,76 +9,18 @@ in its cause and fix. Part of the one rule table of `rules.py` (`RULES`), in its
 from __future__ import annotations
 
 from .rule_facts import Rule
-from .usage_texts import (  # noqa: F401  (the builders each rule names)
+from .usage_texts import (  # the builders the rules name
+    _TEXT, _branch_cause, _branch_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
+    _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
+    _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
+    _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
+)
     _TEXT, _first,
     _branch_cause, _branch_fix, _in_axes_tree_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _is_user_class, _m,
     _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix, _vmap_rank_fix,
     _vmap_sizes_cause, _vmap_sizes_fix,
 )
-
-
-# ---- kinds the third held-out batch met first (rules written after its first run)
-_BATCH3 = [
-    Rule("vmap-axis-name", lambda f: f.says(r"^Found an unbound axis name"),
-         lambda f: f"a collective (`lax.psum`, `lax.pmean`, ...) names the axis `{_m(f, 'axis_name')}`, but no `jax.vmap` around it has that name",
-         lambda f: f"name the mapped axis where you map it: `jax.vmap(f, axis_name={_m(f, 'axis_name')!r})`"),
-    Rule("vmap-no-arguments", lambda f: f.says(r"^vmap wrapped function must be passed at least one argument"),
-         "the vmapped function was called with no array argument, so there is no axis to map and no batch size",
-         "map at least one argument: pass the batch (e.g. keys from `jax.random.split(key, n)`) as an argument, "
-         "or give the batch size with `axis_size=`"),
-    Rule("grad-complex-output", lambda f: f.says(r"^\w+ requires real-valued outputs"),
-         lambda f: f"the function returns a {_m(f, 'got_dtype', default='complex')} value, and `jax.grad` differentiates real-valued outputs",
-         "differentiate a real number (`jnp.abs(z) ** 2`, `jnp.real(z)`), or take the complex derivative with "
-         "`jax.jacfwd` / `jax.jvp` (`holomorphic=True` if the function is holomorphic)"),
-    Rule("loop-bounds", lambda f: f.says(r"^lower and upper arguments to fori_loop must have equal types"),
-         lambda f: f"`fori_loop`'s bounds have different types ({_m(f, 'bound_types')})",
-         "make both bounds integers: `int(n)` for a Python number, `.astype(jnp.int32)` for an array"),
-    Rule("scan-length", lambda f: f.says(r"^scan got no values to scan over and `length` not provided"),
-         "`lax.scan` with `xs=None` has nothing to count its steps by",
-         "give the number of steps: `lax.scan(body, init, None, length=n)`"),
-    Rule("loop-body-callable", lambda f: f.says(r"argument should be callable"),
-         lambda f: f"`{_m(f, 'not_callable', default='the loop')}` got a value where it needs a function (the body was called, and its result passed)",
-         "pass the function itself, not its result: `lax.fori_loop(0, n, lambda i, x: step(x), x0)`"),
-    Rule("branch-operands", lambda f: f.is_("TypeError") and f.says(r"missing \d+ required positional argument")
-         and bool(f.calls("lax.cond", "jax.lax.cond", "lax.switch", "jax.lax.switch")),
-         "the branches of `lax.cond`/`lax.switch` are called with the operands passed after them, and here "
-         "their number does not match what the branch functions take",
-         "give the operands after the branches (`lax.cond(pred, true_fn, false_fn, x)`), or write branches that "
-         "take none (`lambda: 10.0`)"),
-    Rule("select-types", lambda f: f.says(r"^lax\.select requires arguments to have the same (dtypes|shapes)"),
-         "`lax.select` takes two cases of exactly one dtype and shape, and does not promote or broadcast",
-         "use `jnp.where(pred, a, b)`, which promotes dtypes and broadcasts; or cast both cases to one dtype first"),
-    Rule("non-array-argument", lambda f: f.says(r"(?s)^Error interpreting argument to .* as an abstract array")
-         and f.says(r"problematic value is of type <class '(str|function|type|NoneType|builtin_function_or_method)'>"),
-         lambda f: (f"`{_m(f, 'arg_path', default='an argument')}` is a {_m(f, 'value_type', default='Python value')}, "
-                    f"not an array, and jit traces every argument it is not told is static"),
-         lambda f: (f"mark it static: `jax.jit({_m(f, 'jitted_fn', default='f')}, "
-                    f"static_argnames='{_m(f, 'arg_path', default='name')}')` (each value compiles its own version)")),
-    Rule("sampler-dtype", lambda f: f.says(r"^dtype argument to `\w+` must be a float"),
-         lambda f: f"`jax.random.{_m(f, 'sampler_dtype', default='normal')}` draws real numbers; an integer dtype cannot hold them",
-         lambda f: (f"sample floats, then cast: `jax.random.{_m(f, 'sampler_dtype', default='normal')}(key, shape).astype(jnp.int32)`; "
-                    f"for random integers use `jax.random.randint`")),
-    Rule("sample-size", lambda f: f.says(r"^Cannot take a larger sample"),
-         "without replacement, each item can be drawn once, so there are too few items for the sample",
-         "ask for no more samples than there are items, or draw with `replace=True`"),
-    Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),
-         "a `custom_vjp` function defines reverse mode only, and `jax.jvp`, `jax.jacfwd` and `jax.hessian` use forward mode",
-         "use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward mode is needed"),
-    Rule("einsum-label", lambda f: f.says(r"^Size of label '\w+' for operand \d+"),
-         lambda f: (f"the label `{_m(f, 'label')}` names axes of different lengths: operand {_first(_TEXT['label'], f.text, 2)} "
-                    f"has {_first(_TEXT['label'], f.text, 3)} where the terms before have {_first(_TEXT['label'], f.text, 4)}"),
-         "check that operand's subscripts in `jnp.einsum` (a transposed operand needs its labels swapped, `ji` for "
-         "`ij`), or transpose it (`.T`)"),
-    Rule("split-equal", lambda f: f.says(r"^array split does not result in an equal division"),
-         lambda f: f"`jnp.split` into equal sections needs the number of sections to divide the axis (the rest is {_m(f, 'split_rest')})",
-         "use `jnp.array_split` for sections of unequal length, or pad the axis to a multiple first"),
-    Rule("set-shape", lambda f: f.says(r"^Incompatible types for broadcasting: input type=") and ".at[" in f.code,
-         lambda f: (f"the value given to `.at[...]` has type {_first(_TEXT['set_types'], f.text, 1)} but the entries it "
-                    f"replaces have {_first(_TEXT['set_types'], f.text, 2)}"),
-         "give it the shape of the entries it replaces: slice or reshape the value (or index more entries)"),
-]
-
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
 
@@ -114,6 +56,13 @@ USAGE_RULES: list[Rule] = [
          "so Python cannot pick one branch for the whole batch",
          "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or `lax.cond`, "
          "which vmap turns into the same per-example choice"),
+    Rule("vmap-axis-name", lambda f: f.says(r"^Found an unbound axis name"),
+         lambda f: f"a collective (`lax.psum`, `lax.pmean`, ...) names the axis `{_m(f, 'axis_name')}`, but no `jax.vmap` around it has that name",
+         lambda f: f"name the mapped axis where you map it: `jax.vmap(f, axis_name={_m(f, 'axis_name')!r})`"),
+    Rule("vmap-no-arguments", lambda f: f.says(r"^vmap wrapped function must be passed at least one argument"),
+         "the vmapped function was called with no array argument, so there is no axis to map and no batch size",
+         "map at least one argument: pass the batch (e.g. keys from `jax.random.split(key, n)`) as an argument, "
+         "or give the batch size with `axis_size=`"),
     # ---- grad
     Rule("grad-output", lambda f: f.says(r"^Gradient only defined for scalar-output functions"),
          _grad_output_cause, _grad_output_fix),
@@ -134,6 +83,10 @@ USAGE_RULES: list[Rule] = [
                     f"not pass (it got {_m(f, 'positional')} positionally)"),
          "pass the argument positionally (gradients are taken only with respect to positional arguments), "
          "or use an `argnums` that counts from 0 over the positional arguments"),
+    Rule("grad-complex-output", lambda f: f.says(r"^\w+ requires real-valued outputs"),
+         lambda f: f"the function returns a {_m(f, 'got_dtype', default='complex')} value, and `jax.grad` differentiates real-valued outputs",
+         "differentiate a real number (`jnp.abs(z) ** 2`, `jnp.real(z)`), or take the complex derivative with "
+         "`jax.jacfwd` / `jax.jvp` (`holomorphic=True` if the function is holomorphic)"),
     # ---- loops
     Rule("loop-carry-type", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have equal types"),
          _carry_cause, _carry_fix),
@@ -147,6 +100,15 @@ USAGE_RULES: list[Rule] = [
     Rule("loop-predicate", lambda f: f.says(r"^cond_fun must return a boolean scalar"),
          lambda f: f"the `while_loop` condition must return one bool; it returned {_m(f, 'pred_aval', default='an array')}",
          "reduce it to one bool: `jnp.all(...)` (every element) or `jnp.any(...)` (some element)"),
+    Rule("loop-bounds", lambda f: f.says(r"^lower and upper arguments to fori_loop must have equal types"),
+         lambda f: f"`fori_loop`'s bounds have different types ({_m(f, 'bound_types')})",
+         "make both bounds integers: `int(n)` for a Python number, `.astype(jnp.int32)` for an array"),
+    Rule("scan-length", lambda f: f.says(r"^scan got no values to scan over and `length` not provided"),
+         "`lax.scan` with `xs=None` has nothing to count its steps by",
+         "give the number of steps: `lax.scan(body, init, None, length=n)`"),
+    Rule("loop-body-callable", lambda f: f.says(r"argument should be callable"),
+         lambda f: f"`{_m(f, 'not_callable', default='the loop')}` got a value where it needs a function (the body was called, and its result passed)",
+         "pass the function itself, not its result: `lax.fori_loop(0, n, lambda i, x: step(x), x0)`"),
     # ---- branches
     Rule("branch-types", lambda f: f.says(r"^(cond|switch) branch(es| outputs) must have (equal output types|the same pytree structure)"),
          _branch_cause, _branch_fix),
@@ -162,6 +124,15 @@ USAGE_RULES: list[Rule] = [
     Rule("switch-index", lambda f: f.says(r"^Index type must be an integer"),
          lambda f: f"`lax.switch` picks a branch by an integer index; it got a {_m(f, 'index_dtype', default='float')}",
          "cast the index: `lax.switch(i.astype(jnp.int32), branches, x)` (round first if it can be fractional)"),
+    Rule("branch-operands", lambda f: f.is_("TypeError") and f.says(r"missing \d+ required positional argument")
+         and bool(f.calls("lax.cond", "jax.lax.cond", "lax.switch", "jax.lax.switch")),
+         "the branches of `lax.cond`/`lax.switch` are called with the operands passed after them, and here "
+         "their number does not match what the branch functions take",
+         "give the operands after the branches (`lax.cond(pred, true_fn, false_fn, x)`), or write branches that "
+         "take none (`lambda: 10.0`)"),
+    Rule("select-types", lambda f: f.says(r"^lax\.select requires arguments to have the same (dtypes|shapes)"),
+         "`lax.select` takes two cases of exactly one dtype and shape, and does not promote or broadcast",
+         "use `jnp.where(pred, a, b)`, which promotes dtypes and broadcasts; or cast both cases to one dtype first"),
     # ---- pytrees
     Rule("tree-structure", lambda f: f.says(r"^pytree structure error") and f.says(r"tree_map"),
          "`jax.tree.map` walks several trees in step, so they must have the same structure",
@@ -171,6 +142,12 @@ USAGE_RULES: list[Rule] = [
          and _is_user_class(f),
          lambda f: f"JAX does not know how to find the arrays inside a `{_unregistered(f)}` object (the class is not a registered pytree)",
          _unregistered_fix),
+    Rule("non-array-argument", lambda f: f.says(r"(?s)^Error interpreting argument to .* as an abstract array")
+         and f.says(r"problematic value is of type <class '(str|function|type|NoneType|builtin_function_or_method)'>"),
+         lambda f: (f"`{_m(f, 'arg_path', default='an argument')}` is a {_m(f, 'value_type', default='Python value')}, "
+                    f"not an array, and jit traces every argument it is not told is static"),
+         lambda f: (f"mark it static: `jax.jit({_m(f, 'jitted_fn', default='f')}, "
+                    f"static_argnames='{_m(f, 'arg_path', default='name')}')` (each value compiles its own version)")),
     # ---- PRNG keys
     Rule("key-from-int", lambda f: f.says(r"^JAX encountered invalid PRNG key data") and
          f.says(r"Got -?\d+$|key_data\.dtype = uint32; got dtype=(float|int|bool)"),
@@ -206,6 +183,13 @@ USAGE_RULES: list[Rule] = [
                     f"a batch of keys of shape {_m(f, 'of_shape')}"),
          lambda f: (f"draw per key with `jax.vmap(lambda k: jax.random.{_m(f, 'sampler', default='normal')}"
                     f"(k, shape))(keys)`, or draw everything from one key with a leading batch dimension in `shape`")),
+    Rule("sampler-dtype", lambda f: f.says(r"^dtype argument to `\w+` must be a float"),
+         lambda f: f"`jax.random.{_m(f, 'sampler_dtype', default='normal')}` draws real numbers; an integer dtype cannot hold them",
+         lambda f: (f"sample floats, then cast: `jax.random.{_m(f, 'sampler_dtype', default='normal')}(key, shape).astype(jnp.int32)`; "
+                    f"for random integers use `jax.random.randint`")),
+    Rule("sample-size", lambda f: f.says(r"^Cannot take a larger sample"),
+         "without replacement, each item can be drawn once, so there are too few items for the sample",
+         "ask for no more samples than there are items, or draw with `replace=True`"),
     # ---- custom derivative rules
     Rule("vjp-bwd-structure", lambda f: f.says(r"Custom VJP bwd rule must produce an output with the same container"),
          lambda f: ("the custom_vjp backward rule must return one cotangent per input of the function, as a tuple; "
@@ -229,6 +213,9 @@ USAGE_RULES: list[Rule] = [
          lambda f: (f"compute the tangent so it has the primal output's shape and dtype ({_m(f, 'tangent_expected')}): "
                     f"apply the same reductions to it (`jnp.sum(t)` when the output is a sum), and write floats "
                     f"(`0.0`, `.astype`)")),
+    Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),
+         "a `custom_vjp` function defines reverse mode only, and `jax.jvp`, `jax.jacfwd` and `jax.hessian` use forward mode",
+         "use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward mode is needed"),
     # ---- shapes in batched code
     Rule("broadcast", lambda f: f.says(_BROADCAST),
          lambda f: (f"arrays of shapes {_shapes_in(f)} cannot be combined elementwise: broadcasting lines shapes up "
@@ -253,5 +240,16 @@ USAGE_RULES: list[Rule] = [
                     f"{_m(f, 'reshape_from_size')}, the new shape {_m(f, 'reshape_to')} "
                     f"would hold {_m(f, 'reshape_to_size')}"),
          "choose sizes that multiply to the same total, or write `-1` for the one dimension to infer"),
-    *_BATCH3,
+    Rule("einsum-label", lambda f: f.says(r"^Size of label '\w+' for operand \d+"),
+         lambda f: (f"the label `{_m(f, 'label')}` names axes of different lengths: operand {_first(_TEXT['label'], f.text, 2)} "
+                    f"has {_first(_TEXT['label'], f.text, 3)} where the terms before have {_first(_TEXT['label'], f.text, 4)}"),
+         "check that operand's subscripts in `jnp.einsum` (a transposed operand needs its labels swapped, `ji` for "
+         "`ij`), or transpose it (`.T`)"),
+    Rule("split-equal", lambda f: f.says(r"^array split does not result in an equal division"),
+         lambda f: f"`jnp.split` into equal sections needs the number of sections to divide the axis (the rest is {_m(f, 'split_rest')})",
+         "use `jnp.array_split` for sections of unequal length, or pad the axis to a multiple first"),
+    Rule("set-shape", lambda f: f.says(r"^Incompatible types for broadcasting: input type=") and ".at[" in f.code,
+         lambda f: (f"the value given to `.at[...]` has type {_first(_TEXT['set_types'], f.text, 1)} but the entries it "
+                    f"replaces have {_first(_TEXT['set_types'], f.text, 2)}"),
+         "give it the shape of the entries it replaces: slice or reshape the value (or index more entries)"),
 ]
