@@ -15,12 +15,6 @@ from .usage_texts import (  # the builders the rules name
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
     _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
 )
-    _TEXT, _first,
-    _branch_cause, _branch_fix, _in_axes_tree_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
-    _count_values, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _is_user_class, _m,
-    _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix, _vmap_rank_fix,
-    _vmap_sizes_cause, _vmap_sizes_fix,
-)
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
 
