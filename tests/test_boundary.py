@@ -179,11 +179,26 @@ def test_reader_attack_costs_only_its_exercise_and_bounded_grader_memory(tmp_pat
     cmd = [sys.executable, "-m", "autograder.cli", "grade", str(path), "--json", str(out),
            "--course-root", str(course), "--assignment", "boundary", "--quiet",
            "--cell-timeout", TIMEOUT, "--check-timeout", TIMEOUT, "--memory-mb", "3072"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    stderr = proc.stderr.read().decode(errors="replace")
-    assert os.waitstatus_to_exitcode(status) == 0, stderr[-3000:]
+    code, peak_kb, stderr = run_measured(cmd)
+    assert code == 0, stderr[-3000:]
     result = json.loads(out.read_text())
     assert_attack_failed(result, READER_ATTACKS[attack])
     # The grader's own peak memory: its JAX and the worker's replies, never the attack's multiples.
-    assert usage.ru_maxrss < 1_200_000, f"grader peak RSS {usage.ru_maxrss / 1024:.0f} MB"
+    assert peak_kb < 1_200_000, f"grader peak RSS {peak_kb / 1024:.0f} MB"
+
+
+# Started by a Python that has imported nothing else: Linux carries a process's peak RSS across fork
+# and exec (the parent's memory at the fork counts as the child's), so a command started straight
+# from this pytest worker would report the worker's own peak (JAX and every earlier test in it).
+_LAUNCHER = ("import os, subprocess, sys\n"
+             "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "_, status, usage = os.wait4(p.pid, 0)\n"
+             "print(os.waitstatus_to_exitcode(status), usage.ru_maxrss)\n")
+
+
+def run_measured(cmd: list[str]) -> tuple[int, int, str]:
+    """(exit code, peak RSS in KB, stderr) of `cmd`, measured from a small launcher process."""
+    r = subprocess.run([sys.executable, "-c", _LAUNCHER, *cmd], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0 and r.stdout.strip(), r.stderr[-3000:]
+    code, peak = map(int, r.stdout.split())
+    return code, peak, r.stderr

@@ -321,7 +321,7 @@ def _is_user_class(f: Facts) -> bool:
 def _unregistered_fix(f: Facts) -> str:
     name = _unregistered(f)
     return (f"register `{name}` as a pytree so JAX can see the arrays in it: `@jax.tree_util.register_dataclass` "
-            f"on a `@dataclass`, `@jax.tree_util.register_pytree_node_class` with `tree_flatten`/`tree_unflatten`, "
+            f"on a `@dataclass`, `jax.tree_util.register_pytree_node_class` (a decorator, with `tree_flatten`/`tree_unflatten`), "
             f"or make it a `NamedTuple`; or pass its arrays (a dict) instead of the object")
 
 
