@@ -20,7 +20,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -142,6 +141,18 @@ def page(lab):
         browser.close()
 
 
+def explained(cell, artifact: str, docs_image: str) -> str:
+    """The text of a cell's outputs once a `fix:` line shows in them; the cell's screenshot goes to
+    the artifacts (and, with UPDATE_DOCS_SCREENSHOT=1, to docs/ for the README)."""
+    cell.scroll_into_view_if_needed()
+    cell.locator(".jp-OutputArea-output").filter(has_text="fix:").wait_for(timeout=60_000)
+    output = cell.locator(".jp-OutputArea").inner_text()
+    cell.screenshot(path=str(ARTIFACTS / artifact))
+    if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
+        cell.screenshot(path=str(ROOT / "docs" / docs_image))
+    return output
+
+
 def set_cell(page, marker: str, source: str):
     """Replace the text of the code cell that contains `marker`."""
     cell = page.locator(".jp-CodeCell").filter(has_text=marker).first
@@ -186,12 +197,7 @@ def test_student_flow(page, lab):
     set_cell(page, "def mask_tensor(x, mask):", BOOLEAN_MASK)
     run_all(page)
     failing = page.locator(".jp-CodeCell").filter(has_text="check.assert_jittable(mask_tensor").first
-    failing.scroll_into_view_if_needed()
-    failing.locator(".jp-OutputArea-output").filter(has_text="fix:").wait_for(timeout=60_000)
-    output = failing.locator(".jp-OutputArea-output").inner_text()
-    failing.screenshot(path=str(ARTIFACTS / "1-failing-test.png"))
-    if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
-        failing.screenshot(path=str(ROOT / "docs" / "student-failing-test.png"))
+    output = explained(failing, "1-failing-test.png", "student-failing-test.png")
     assert "NonConcreteBooleanIndexError" in output and "jnp.where(mask" in output, output[-1500:]
     assert "fix:" in output
 
@@ -212,12 +218,7 @@ def test_student_flow(page, lab):
 
     # a cell of the student's own that calls JAX wrongly: JAX's error, then the explanation
     cell = run_new_cell(page, VMAP_MISTAKE, "jax.vmap(predict)")
-    cell.scroll_into_view_if_needed()
-    cell.locator(".jp-OutputArea-output").filter(has_text="fix:").wait_for(timeout=60_000)
-    output = cell.locator(".jp-OutputArea").inner_text()
-    cell.screenshot(path=str(ARTIFACTS / "4-jax-error-explained.png"))
-    if os.environ.get("UPDATE_DOCS_SCREENSHOT"):
-        cell.screenshot(path=str(ROOT / "docs" / "student-jax-error.png"))
+    output = explained(cell, "4-jax-error-explained.png", "student-jax-error.png")
     assert "inconsistent sizes" in output and "[autograder]" in output, output[-1500:]
     assert output.index("inconsistent sizes") < output.index("[autograder]"), output[-1500:]
     assert "in_axes=(None, 0)" in output.split("fix:", 1)[1], output[-1500:]
