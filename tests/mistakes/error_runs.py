@@ -43,8 +43,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def batch_of(case: ErrorCase) -> str:
     """`sample` (error_mistakes.py), or the held-out batch: `heldout`, `heldout_2`, `heldout_3`
-    (heldout_error_mistakes*.py), each written after the rules of its time; the first two were
-    used to revise the rules after their first run (docs/STUDENTS.md gives both runs)."""
+    (heldout_error_mistakes*.py), each written after the rules of its time and used to revise
+    them after its first run (docs/STUDENTS.md gives both runs)."""
     module = case.fn.__module__.rsplit(".", 1)[-1]
     return "sample" if module == "error_mistakes" else module.replace("_error_mistakes", "")
 
