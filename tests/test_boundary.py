@@ -150,6 +150,7 @@ def assert_attack_failed(result, attack):
     kinds = [c["kind"] for c in ex["victim"]["checks"]]
     assert ("integrity" in kinds) == bool(attack.get("integrity")), summary
     text = victim_text(result)
+    assert attack.get("says", "") in text, text[:1500]
     leaked = [m for m in HIDDEN_MARKERS if m in text]
     assert not leaked, f"hidden data {leaked} in: {text[:1500]}"
 

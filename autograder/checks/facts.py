@@ -244,7 +244,15 @@ def _expression_facts(expr, frame) -> dict:
 
 
 def _statement_facts(filename: str, lineno: int, frame=None) -> dict:
-    """Facts about the statement at `filename:lineno`, read with `ast` (empty if unreadable)."""
+    """Facts about the statement at `filename:lineno`, read with `ast` (empty if unreadable: a line
+    nested too deep to walk must not replace the student's error by a RecursionError of ours)."""
+    try:
+        return _read_statement(filename, lineno, frame)
+    except Exception:  # noqa: BLE001
+        return {}
+
+
+def _read_statement(filename: str, lineno: int, frame=None) -> dict:
     tree = _module_tree(filename)
     if tree is None:
         return {}

@@ -277,14 +277,19 @@ def _text(part, f: Facts) -> str:
     return part(f) if callable(part) else part
 
 
+_GENERIC = ("the function raised an exception", "run it eagerly on the example input and read the traceback")
+
+
 def explain(desc: dict) -> tuple[str, str]:
     """(cause, fix) for a described exception; a generic pair when no rule matches."""
     rule = match(desc)
     if rule is None:
-        return ("the function raised an exception",
-                "run it eagerly on the example input and read the traceback")
+        return _GENERIC
     f = Facts(desc)
-    return _text(rule.cause, f), _text(rule.fix, f)
+    try:
+        return _text(rule.cause, f), _text(rule.fix, f)
+    except Exception:  # a description a rule cannot read (forged by the worker): the generic pair
+        return _GENERIC
 
 
 def explain_static(desc: dict) -> tuple[str, str] | None:

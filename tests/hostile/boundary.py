@@ -20,6 +20,7 @@ Keys of an attack:
   cell       the victim's solution cell (`{subs}` is the folder of the batch's notebooks)
   victim     the points the victim must get now (its honest score, or 0 when `integrity`)
   integrity  True when the victim must carry a failed `integrity` check
+  says       text the victim's messages must still hold (the error the student's code really raised)
   class      which of the issue's six classes it belongs to (1..5; the corpus is class 6)
   BEFORE     what it did against 9e6139e
 Class 4 attacks that target the grader's memory and CPU are in `READER_ATTACKS` and run one per
@@ -190,6 +191,14 @@ ATTACKS = {
             "    return k * x\n"),
         "BEFORE": "the hidden reference's code was in the worker; its docstring came back in the jit message"
                   " (now the reference is timed in a worker of its own, whose only output is the verdict)"},
+    "explanation_bomb": {
+        "class": 3, "victim": 0.0,
+        "says": "vmap got inconsistent sizes",
+        "cell": ("import jax, jax.numpy as jnp\n"
+                 "def victim(x, k):\n"
+                 "    return jax.vmap(lambda a, b: a * b, in_axes=" + "-" * 600 + "0)(x, jnp.ones(7))\n"),
+        "BEFORE": "a JAX error raised from a line too deep to unparse: describing it raised RecursionError in "
+                  "the worker, and the student got that instead of JAX's text and its explanation"},
     # ---------------------------------------------------------------- 4. the grader decodes before it trusts
     "malformed_frame": {
         "class": 4, "victim": 0.0, "integrity": True,
