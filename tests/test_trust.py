@@ -83,8 +83,11 @@ def test_timing_ratios_are_recomputed_from_the_samples():
     summary = {"primitives": {}, "eqns": 0, "cond_branches": [], "largest": {"size": 0, "shape": [], "dtype": "", "primitive": ""}}
     result = {"ok": True, "not_timed": None, "summary": {"student": summary, "reference": summary},
               "samples": {"student": [2.0, 2.0], "reference": [1.0, 1.0]}, "ratios": [0.1, 0.1],
-              "first_call_s": {"student": 1.0, "reference": 1.0}, "trace_s": {"student": 0.1, "reference": 0.1}}
+              "first_call_s": {"student": 1.0, "reference": 1.0}, "trace_s": {"student": 0.1, "reference": 0.1},
+              "differs": None}
     assert plausible.timing(result)["ratios"] == [2.0, 2.0]
+    with pytest.raises(CheckFailure):   # the timed program's results were not compared with the reference's
+        plausible.timing({k: v for k, v in result.items() if k != "differs"})
     with pytest.raises(CheckFailure):
         plausible.timing({**result, "samples": {"student": [-1.0, 1.0], "reference": [1.0, 1.0]}})
 

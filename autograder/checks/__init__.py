@@ -8,6 +8,8 @@
 - `tracing`      how probes jit, trace and count a function (JAX's entry points bound early)
 - `calls`        how a function was called; what changed between two calls
 - `timing`       one process's timing of a function against a reference
+- `agreement`    a traced program's results against a direct call's (what is traced is what is graded)
+- `plain`        plain data by exact type: the one converter of what a student's function returned
 - `keyuse`       which key data each random operation consumed (the evidence for key reuse)
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
                  it happened, `rules` holds the rule tables (exception or retrace -> cause and fix),

@@ -20,6 +20,7 @@ import jax
 from jax import tree_util
 
 from . import evidence, plausible
+from .agreement import TRACED_CAUSE, TRACED_FIX
 from .failure import CheckFailure, message
 from .diagnose import error_heading, explain, explain_retrace, explain_static, shorten, where_text
 
@@ -55,6 +56,13 @@ def _fail_on_error(title: str, desc: dict, *, category: str, prefix: str = ""):
     cause, fix = explain(desc)
     hidden_cause, hidden_fix = explain_static(desc) or (None, None)
     raise CheckFailure(message(title, prefix + error_heading(desc), cause, fix), category=category, hidden_cause=hidden_cause, hidden_fix=hidden_fix)
+
+
+def _fail_if_differs(title: str, result: dict, name: str):
+    """Fail when a probe found the traced program's results differ from a direct call's."""
+    if result.get("differs"):
+        _fail(title, f"the program jax.jit traced gives other results than calling {name} directly: "
+              f"{result['differs']}", TRACED_CAUSE, TRACED_FIX, category="traced")
 
 
 def fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None):
@@ -223,10 +231,11 @@ def assert_jittable(fn, *args, static_argnums=(), static_argnames=(), what=None,
         name, what = what or f"{getattr(transform, '__name__', 'transform')}({name})", None
     result = plausible.verdict(gather(evidence.run_jit, fn, args, kwargs, tuple(static_argnums),
                                       tuple(static_argnames), transform))
+    on = f" on {what}" if what and what != name else ""
+    title = f"jax.jit({name}{_static_text(static_argnums, static_argnames)}){on}"
     if not result["ok"]:
-        on = f" on {what}" if what and what != name else ""
-        _fail_on_error(f"jax.jit({name}{_static_text(static_argnums, static_argnames)}){on}", result["error"],
-                       category="jit")
+        _fail_on_error(title, result["error"], category="jit")
+    _fail_if_differs(title, result, name)
 
 
 def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argnames=(), what=None):
@@ -257,6 +266,7 @@ def assert_max_traces(fn, calls, *, max_traces=1, static_argnums=(), static_argn
                      f"(call {change['compared_with'] + 1}), now {change['now']}")
         cause, fix = explain_retrace(change, reasons)
         _fail(title, text, cause, fix, category="retrace", static=False)
+    _fail_if_differs(title, result, name)
 
 
 # ---------------------------------------------------------------- jaxpr structure
@@ -267,6 +277,20 @@ def _jaxpr(fn, args, static_argnums, static_argnames, title):
         _fail_on_error(title, result["error"], category="jaxpr",
                        prefix="could not trace the function: ")
     return result
+
+
+def _traced_is_graded(fn, args, static_argnums, static_argnames, title, summary):
+    """Once a structure check passed on `summary`: trace again, run that very trace and compare it
+    with a direct call (`evidence.traced_results`). A function that gives another program when
+    traced again, or whose program computes something else, fails the check."""
+    result = plausible.jaxpr(gather(evidence.traced_results, fn, tuple(args), None, tuple(static_argnums),
+                                    tuple(static_argnames)))
+    if not result["ok"]:
+        _fail_on_error(title, result["error"], category="traced", prefix="its traced program could not run: ")
+    if any(result[k] != summary[k] for k in ("eqns", "primitives", "cond_branches")):
+        _fail(title, f"tracing it twice gave two programs ({summary['eqns']} and {result['eqns']} equations)",
+              TRACED_CAUSE, TRACED_FIX, category="traced")
+    _fail_if_differs(title, result, _name(fn, None))
 
 
 def _prims_text(summary):
@@ -286,6 +310,7 @@ def assert_has_primitive(fn, args, primitives, *, static_argnums=(), static_argn
         _fail(title, f"the jaxpr has {summary['eqns']} equations ({_prims_text(summary)}) and no "
               f"{'/'.join(primitives)}", fix=fix or f"use the lax primitive that lowers to {primitives[0]}",
               category="jaxpr")
+    _traced_is_graded(fn, args, static_argnums, static_argnames, title, summary)
 
 
 def assert_cond_branches(fn, args, n_branches, *, static_argnums=(), static_argnames=(), what=None):
@@ -307,6 +332,7 @@ def assert_cond_branches(fn, args, n_branches, *, static_argnums=(), static_argn
         fix = ("use `lax.cond(pred, true_fn, false_fn, x)`" if n_branches == 2 else
                f"use `lax.switch(index, [f0, ..., f{n_branches - 1}], x)` with {n_branches} functions")
         _fail(title, text, cause, fix, category="jaxpr")
+    _traced_is_graded(fn, args, static_argnums, static_argnames, title, summary)
 
 
 def assert_not_unrolled(fn, small_args, large_args, *, static_argnums=(), static_argnames=(),
@@ -325,6 +351,7 @@ def assert_not_unrolled(fn, small_args, large_args, *, static_argnums=(), static
               f"small and the large input", cause="a Python `for`/`while` loop is unrolled while tracing",
               fix=fix or "use `lax.fori_loop(0, n, body, init)` (or `lax.scan`) instead of a Python loop",
               category="jaxpr")
+    _traced_is_graded(fn, small_args, static_argnums, static_argnames, title, small)
 
 
 def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), static_argnames=(),
@@ -338,6 +365,7 @@ def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), s
         _fail(title, f"the largest value is {big['dtype']}{big['shape']} ({big['size']} elements) from "
               f"`{big['primitive']}`", cause="the computation materialises a full matrix",
               fix=fix or "restructure so that only vector-sized values are built", category="jaxpr")
+    _traced_is_graded(fn, args, static_argnums, static_argnames, title, summary)
 
 
 # ---------------------------------------------------------------- effects

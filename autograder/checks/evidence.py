@@ -18,24 +18,44 @@ import numpy as np
 
 from .calls import _arg_signature, _parameter_names, _retrace_change, _static_of, call_context
 from . import keyuse
+from .agreement import difference, fresh_inputs
+from .plain import NotPlainData, checked
 from .facts import describe_exception
 from .timing import compare_timings, time_against, timing_side  # noqa: F401  (probes, by name)
 from .tracing import (_block, _clear_caches, _counting_events, _explaining_cache_misses, _fresh_jit, _fun_name,
-                      _jit_trace, _jitted, _summarise_miss, _tree_leaves, is_jitted,  # noqa: F401
+                      _jit_source, _jit_trace, _jitted, _summarise_miss, _tree_leaves, is_jitted,  # noqa: F401
                       summarise_jaxpr)
+
+
+def _eager_difference(fn, args, kwargs, traced_out) -> str | None:
+    """How the results of a traced program (`traced_out`) differ from calling `fn` directly on the
+    same inputs (`agreement.py`); None when they agree."""
+    try:
+        eager = fn(*fresh_inputs(tuple(args)), **fresh_inputs(dict(kwargs or {})))
+        _block(eager)
+    except Exception:
+        return "called directly on the same inputs it raised an exception, traced it did not"
+    try:
+        checked(eager, "called directly, it")
+    except NotPlainData as exc:
+        return str(exc)
+    return difference(traced_out, eager)
 
 # ---------------------------------------------------------------- probes
 def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transform=None):
     """Trace and run `jax.jit(fn)` once, or `jax.jit(transform(fn))` (e.g. `transform=jax.grad`).
-    Returns {'ok': True} or {'ok': False, 'error': ...}."""
+    Returns {'ok': True, 'differs': None or how the jitted results differ from a direct call's}
+    or {'ok': False, 'error': ...}."""
     _clear_caches()
     try:
         target = fn if transform is None else transform(fn)
-        _block(_jitted(target, static_argnums, static_argnames)(*args, **(kwargs or {})))
+        out = _jitted(target, static_argnums, static_argnames)(*fresh_inputs(tuple(args)),
+                                                               **fresh_inputs(dict(kwargs or {})))
+        _block(out)
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(
             exc, call_context(fn, args, kwargs, static_argnums, static_argnames))}
-    return {"ok": True}
+    return {"ok": True, "differs": _eager_difference(target, args, kwargs, out)}
 
 
 def count_traces(fn, calls, static_argnums=(), static_argnames=()):
@@ -49,12 +69,12 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
     _clear_caches()
     traces = []
     jitted = _fresh_jit(fn, static_argnums, static_argnames, on_trace=lambda: traces.append(1))
-    traced_at = []
+    traced_at, outs = [], []
     with _explaining_cache_misses() as misses, _counting_events(_fun_name(fn)) as events:
         try:
             for i, call in enumerate(calls):
                 before = len(traces)
-                _block(jitted(*call))
+                outs.append(_block(jitted(*fresh_inputs(tuple(call)))))
                 if len(traces) > before:
                     traced_at.append(i)
         except Exception as exc:
@@ -73,9 +93,15 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
             change = _retrace_change(signatures, names, retraces[0])
         except Exception:  # the explanation is a courtesy; the counts stand without it
             change = None
+    differs = None
+    for i, (call, out) in enumerate(zip(calls, outs)):   # after counting: a student jit's own traces
+        found = _eager_difference(fn, call, None, out)    # must not add to the counts
+        if found:
+            differs = f"on call {i + 1} of {len(calls)}: {found}"
+            break
     return {"ok": True, "traces": len(traces), "compiles": events["compiles"],
             "calls": len(calls), "explanations": [_summarise_miss(m) for m in misses[1:]],
-            "change": change}
+            "change": change, "differs": differs}
 
 
 def jaxpr_summary(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
@@ -86,6 +112,26 @@ def jaxpr_summary(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
     except Exception as exc:
         return {"ok": False, "error": describe_exception(exc)}
     return {"ok": True, **summarise_jaxpr(traced.jaxpr.jaxpr)}
+
+
+def traced_results(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
+    """Trace `fn` once, summarise that jaxpr, then compile and run that very trace and compare its
+    results with a direct call's (`agreement.py`): the structure checks' second step, asked for
+    only once the structure passed (an unrolled program is never compiled here)."""
+    _clear_caches()
+    kwargs = dict(kwargs or {})
+    try:
+        _, nums, names = _jit_source(fn, static_argnums, static_argnames)
+        nums = {n % len(args) for n in nums} if args else set()
+        traced = _jit_trace(_fresh_jit(fn, static_argnums, static_argnames), *args, **kwargs)
+        summary = summarise_jaxpr(traced.jaxpr.jaxpr)
+        dynamic = [a for i, a in enumerate(args) if i not in nums]
+        out = traced.lower().compile()(*fresh_inputs(tuple(dynamic)),
+                                       **fresh_inputs({k: v for k, v in kwargs.items() if k not in names}))
+        _block(out)
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    return {"ok": True, **summary, "differs": _eager_difference(fn, args, kwargs, out)}
 
 
 def captured_stdout(fn, calls, jit=True, static_argnums=()):

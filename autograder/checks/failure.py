@@ -70,6 +70,7 @@ CATEGORIES = {
     "inputs": "it changed its inputs in place",
     "performance": "it was slower than the exercise's budget",
     "evidence": "the measurements taken next to your code were not plausible",
+    "traced": "the program jax.jit traced from your function computes something else than calling it directly",
     "check": "the test's own check failed",
 }
 

@@ -40,6 +40,8 @@ def _outcome(result) -> dict:
         error = result.get("error")
         if type(error) is not dict or type(error.get("type")) is not str or type(error.get("message", "")) is not str:
             _implausible("an error without a type and a message")
+    elif result.get("differs") is not None and type(result["differs"]) is not str:
+        _implausible("a comparison of traced and direct results that is not text")
     return result
 
 
@@ -140,5 +142,7 @@ def timing(result) -> dict:
             _implausible(f"{key} that are not durations")
     if not _is_int(result.get("traces_while_timed", 0)):
         _implausible("a trace count while timing that is not a count")
+    if "differs" not in result:
+        _implausible("no comparison of the timed program's results with the reference's")
     result["ratios"] = [s / max(r, 1e-9) for s, r in zip(mine, ref)]
     return result

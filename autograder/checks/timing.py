@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from .agreement import difference, fresh_inputs
 from .facts import describe_exception
 from .tracing import (_block, _clear_caches, _counting_events, _fresh_jit, _jit, _jit_lower, _jit_trace,
                       _perf_counter, summarise_jaxpr)
@@ -56,15 +57,21 @@ def timing_side(fn, args, static_argnums=(), phase="run", student=True, target_s
             raise
         return {"ok": False, "error": describe_exception(exc)}, {}
     record = {"ok": True, "trace_s": _perf_counter() - start, "summary": summarise_jaxpr(traced.jaxpr.jaxpr)}
-    state = {"calls": 1}
+    state = {"calls": 1, "out": None}
 
     def call():
         return jitted(*args)
 
+    def results():
+        """What the timed program returns on `args` (from the warm-up call when there was one)."""
+        if state["out"] is None:
+            state["out"] = _block(jitted(*fresh_inputs(tuple(args))))
+        return state["out"]
+
     def warm():
         start = _perf_counter()
         try:
-            _block(call())
+            state["out"] = _block(jitted(*fresh_inputs(tuple(args))))
         except Exception as exc:
             if not student:
                 raise
@@ -82,14 +89,16 @@ def timing_side(fn, args, static_argnums=(), phase="run", student=True, target_s
                 seconds = min(_timed_sample(call, state["calls"]) for _ in range(SAMPLE_REPEATS))
         return seconds, events["all_traces"]
 
-    return record, {"warm": warm, "sample": sample}
+    return record, {"warm": warm, "sample": sample, "results": results}
 
 
 def compare_timings(student, reference, factor, phase="run", min_rounds=3, max_rounds=11, budget_s=4.0):
     """The rounds of `time_against`, given its two sides (`timing_side` results, called here or in
     the processes where they live; the reference's record first).
 
-    Unrolled programs are reported before anything is compiled. Then the sides are timed in
+    Unrolled programs are reported before anything is compiled. The student's timed program must
+    compute what the reference computes on `args` (`differs`, `agreement.py`): what is timed is
+    what is graded. Then the sides are timed in
     alternating rounds (student first on even rounds, reference first on odd ones), so that a change
     of load on a shared machine hits both alike. Rounds stop once every paired ratio lies far from
     `factor` on the same side (after `min_rounds`), after `budget_s` (after 5 rounds), or at
@@ -127,6 +136,11 @@ def compare_timings(student, reference, factor, phase="run", min_rounds=3, max_r
         if clear or (len(ratios) >= 5 and _perf_counter() - started > budget_s):
             break
     out.update(samples=samples, ratios=ratios, traces_while_timed=traces if phase == "run" else 0)
+    try:
+        student_out = sides["student"][1]["results"]()
+    except Exception as exc:
+        return {"ok": False, "error": describe_exception(exc)}
+    out["differs"] = difference(student_out, sides["reference"][1]["results"]())
     return out
 
 

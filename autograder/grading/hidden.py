@@ -30,19 +30,37 @@ GENERIC_FIX = "hidden tests use inputs you have not seen: test your function on 
 
 def message(grade_id: str, exc: BaseException) -> str:
     """The message of a graded cell that failed on its hidden region with `exc`."""
+    sentence, cause, fix = _grader_words(exc)
+    return failure.message(grade_id, f"{sentence} on an input you have not seen", cause, fix or GENERIC_FIX,
+                           verb="failed on a hidden test")
+
+
+WITHHELD = ("the details come from a run of your code after it had seen hidden test data, so they are not "
+            "shown; run this cell in your notebook to see them")
+
+
+def withheld(grade_id: str, exc: BaseException) -> str:
+    """The message of a visible failure whose details came from a worker that had seen hidden data
+    and that a clean worker did not reproduce: the grader's words only (`session.py`)."""
+    sentence, cause, fix = _grader_words(exc)
+    return failure.message(grade_id, f"{sentence} ({WITHHELD})", cause, fix)
+
+
+def _grader_words(exc: BaseException) -> tuple[str, str | None, str | None]:
+    """What a failure may say without quoting student code: its category, and a cause and fix when
+    they are fixed texts."""
     cause, fix = None, None
     if isinstance(exc, CheckFailure):
         cause, fix = exc.hidden_cause, exc.hidden_fix
-        sentence = CATEGORIES.get(exc.category, "a hidden test failed")
+        sentence = CATEGORIES.get(exc.category, "a test failed")
     elif getattr(exc, "desc", None) is not None:           # the student's code raised (session.StudentCodeError)
         kind = exc.desc.get("type", "")
         sentence = f"your code raised {kind if kind in _KNOWN_ERRORS else 'an exception'}"
         from ..checks.diagnose import explain_static
         cause, fix = explain_static(exc.desc) or (None, None)
     else:
-        sentence = "a hidden test failed"
-    return failure.message(grade_id, f"{sentence} on an input you have not seen", cause, fix or GENERIC_FIX,
-                           verb="failed on a hidden test")
+        sentence = "a test failed"
+    return sentence, cause, fix
 
 
 def student_view(check: dict, hidden: set[int]) -> str:

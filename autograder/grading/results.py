@@ -15,6 +15,7 @@ class CheckResult:
     message: str = ""
     seconds: float = 0.0
     line: int = 0             # line of the test cell where it failed (0: passed, or failed before running)
+    reached_hidden: bool = False   # a clean session's run stopped where the hidden tests begin
 
     def to_json(self, backend: str) -> dict:
         return {"name": self.name, "kind": self.kind, "passed": self.passed, "points": self.points,

@@ -13,6 +13,17 @@ functions, `course/exports.py`): a student's `len` or `_reference` is never what
 A failure on a hidden test says only what `hidden.py` allows; a performance check is timed in a
 worker of its own (`timing.py`), so that its hidden reference never enters the student's worker.
 
+**Student text only from a clean worker.** Anything student code produces (an exception's text or
+class name, printed output, a repr, a returned value quoted in a message, an integrity violation
+naming what it changed) could carry data the student has not seen, once that code has seen some.
+So a worker is *tainted* from the first request a test cell sends it from its hidden region (the
+hidden inputs, or hidden test functions, reach it only from there), until it is replaced. A failure
+whose message was built while the worker was tainted is never shown as it is: in its hidden region
+it is rebuilt in the grader's words (`hidden.py`); in the visible part, the cell is run again,
+up to its hidden region, against a *clean* worker of its own (`clean_session`) that only ever
+receives requests from visible regions, and that run's message is shown (or, if it does not fail
+there, the grader's words). Violations reported by a tainted worker are told without their text.
+
 A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
 is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
 the score it would have had without it. A test cell whose call crashes or hangs the worker fails,
@@ -22,45 +33,23 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import time
 from dataclasses import dataclass, field
 
 from ..checks import check as check_module
 from ..checks import evidence, failure
-from ..checks.diagnose import shorten, student_error_text
+from ..checks.diagnose import shorten
 from ..course.exports import exported_names
 from ..course.layout import Assignment
 from ..course.notebook import Cell, hidden_lines
 from ..sandbox.process import ForgedReply, Limits, WorkerDied
 from ..sandbox.wire import dumps_request
 from . import hidden, timing
+from .remote import (TAINTED_VIOLATION, HiddenRegionReached, RemoteObject, StudentCodeError,  # noqa: F401
+                     rebuild_exception)
 from .results import CheckResult, ExerciseResult, NotebookResult
 from .startup import StartedWorker, setup_request, start_worker
-
-
-class StudentCodeError(Exception):
-    """An exception raised by student code in the worker, re-raised in the grader as data."""
-
-    def __init__(self, desc: dict):
-        self.desc = desc
-        super().__init__(student_error_text(desc))   # no empty colon for `raise NotImplementedError()`
-
-
-class RemoteObject:
-    """Grader-side stand-in for an object that lives in the worker (a student function, or a
-    function a student function returned)."""
-
-    def __init__(self, session: "GradingSession", ref: tuple, name: str, generation: int):
-        self.__autograder_session__ = session
-        self.__autograder_ref__ = ref
-        self.__name__ = name
-        self._generation = generation
-
-    def __call__(self, *args, **kwargs):
-        return self.__autograder_session__.call(self, args, kwargs)
-
-    def __repr__(self):
-        return f"<student object {self.__name__}>"
 
 
 @dataclass
@@ -73,7 +62,7 @@ class _Exercise:
 
 class GradingSession:
     def __init__(self, assignment: Assignment, solutions: dict[str, str], limits: Limits | None = None,
-                 hide: list[str] | None = None, started: StartedWorker | None = None):
+                 hide: list[str] | None = None, started: StartedWorker | None = None, clean: bool = False):
         self.assignment = assignment
         self.solutions = solutions          # exercise id -> the student's solution cell source
         self.limits = limits or Limits()
@@ -92,7 +81,11 @@ class GradingSession:
         self.namespace: dict | None = None
         self.timing = None                  # the worker of the performance checks (timing.py)
         self.timing_excluded: set[str] = set()
-        if timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
+        self.clean = clean                  # a clean session: never sends a request from a hidden region
+        self.tainted = False                # this worker has received a request from a hidden region
+        self.clean_session: GradingSession | None = None   # started at the first tainted visible failure
+        self._cell_file, self._cell_hidden = "", set()     # the test cell running, and its hidden lines
+        if not clean and timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
             # no compile cache there: a compile-time budget is measured from a cold compile
             self.timing = timing.TimingWorker(dataclasses.replace(self.limits, compile_cache=False),
                                               self.hide, assignment.setup_cells)
@@ -113,6 +106,7 @@ class GradingSession:
             self.started = None
             worker = started.worker
             self.worker = worker
+            self.tainted = False
             self.isolation = worker.label
             self.memory_limit = worker.memory_limit
             try:
@@ -190,6 +184,9 @@ class GradingSession:
     def close(self):
         self._discard_worker()
         self.close_timing_worker()
+        if self.clean_session is not None:
+            self.clean_session.close()
+            self.clean_session = None
         if self.started is not None:         # started ahead but never needed
             self.started.worker.close()
             self.started = None
@@ -208,8 +205,26 @@ class GradingSession:
         if obj._generation != self.generation or self.worker is None:
             raise RuntimeError(f"{obj.__name__} belonged to a worker that was restarted")
 
+    def _in_hidden_region(self) -> bool:
+        """Whether the running test cell is in its hidden region: the line its own top-level code
+        is on (a function it defined and called counts from where it was called)."""
+        frame = sys._getframe(1)
+        while frame is not None:
+            if frame.f_code.co_filename == self._cell_file and frame.f_code.co_name == "<module>":
+                return frame.f_lineno in self._cell_hidden
+            frame = frame.f_back
+        return False
+
+    def _violations(self, violations: list[str]) -> list[str]:
+        """A worker's integrity violations as the student may read them."""
+        return [TAINTED_VIOLATION] if self.tainted else violations
+
     def _roundtrip(self, obj: RemoteObject, req: dict):
         self._check_alive(obj)
+        if self._in_hidden_region():
+            if self.clean:
+                raise HiddenRegionReached()
+            self.tainted = True
         try:
             reply = self._request(req, self.limits.check_timeout)
         except ForgedReply as forged:
@@ -222,20 +237,20 @@ class GradingSession:
             self._discard_worker()
             raise AssertionError(failure.message(f"calling {obj.__name__}", f"it {died.reason}")) from None
         if reply.get("violations"):
+            violations = self._violations(reply["violations"])
             owner = self._owner(obj) or self.current_exercise
             if owner:
-                self._poisoned(owner, "", reply["violations"])
+                self._poisoned(owner, "", violations)
             else:
                 self._discard_worker()
-            raise AssertionError(failure.message(f"integrity of {obj.__name__}",
-                                                 "; ".join(reply["violations"][:3])))
+            raise AssertionError(failure.message(f"integrity of {obj.__name__}", "; ".join(violations[:3])))
         return reply
 
     def call(self, obj: RemoteObject, args, kwargs):
         reply = self._roundtrip(obj, {"op": "call", "target": obj.__autograder_ref__,
                                       "args": dumps_request((args, kwargs))})
         if not reply["ok"]:
-            raise _rebuild_exception(reply["error"])
+            raise rebuild_exception(reply["error"])
         return reply["value"]
 
     def run_probe(self, probe, obj: RemoteObject, args, kwargs):
@@ -246,7 +261,7 @@ class GradingSession:
             req["probe_pickle"] = dumps_request(probe)
         reply = self._roundtrip(obj, req)
         if not reply["ok"]:
-            raise _rebuild_exception(reply["error"])
+            raise rebuild_exception(reply["error"])
         return reply["value"]
 
     def time_against(self, obj: RemoteObject, reference, args, factor, static_argnums, phase) -> dict:
@@ -308,6 +323,7 @@ class GradingSession:
         if state is not None and (state.failure or state.integrity):
             return self.run_test_cell(cell)
         self.current_exercise = cell.exercise
+        self._cell_file, self._cell_hidden = f"<test {cell.grade_id}>", hidden_lines(cell.source)
         raised = None
         try:
             # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
@@ -326,14 +342,19 @@ class GradingSession:
             raised = exc
         except NameError as exc:
             result.message = f"{exc}: " + self._missing_hint(cell.exercise)
+        except HiddenRegionReached:             # a clean session's run stops where hidden tests begin
+            result.reached_hidden = True
         except Exception as exc:
             result.message = f"{type(exc).__name__}: {exc}"[:2000]
             raised = exc
         finally:
+            tainted = self.tainted
             self._sync(cell.exercise)
             self.current_exercise = None
-        if raised is not None and result.line in hidden_lines(cell.source):
+        if raised is not None and result.line in self._cell_hidden:
             result.message = hidden.message(cell.grade_id, raised)   # nothing the student's code produced
+        elif raised is not None and tainted:
+            result.message = self._message_from_a_clean_worker(cell, raised)
         if state is not None and state.integrity:
             result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:
@@ -344,6 +365,21 @@ class GradingSession:
         result.seconds = round(time.perf_counter() - started, 3)
         return result
 
+    def _message_from_a_clean_worker(self, cell: Cell, raised: BaseException) -> str:
+        """The message of a visible failure that happened in a tainted worker: the same cell run
+        again, up to its hidden region, against the clean session's worker; the grader's words
+        when that run does not fail in the visible part."""
+        if self.clean_session is None:
+            self.clean_session = GradingSession(self.assignment, self.solutions, self.limits, self.hide, clean=True)
+        clean = self.clean_session
+        if not self.excluded <= clean.excluded:   # replay what the tainted worker replays, no more
+            clean.excluded |= self.excluded
+            clean._discard_worker()
+        rerun = clean.run_test_cell(cell)
+        if not rerun.passed and not rerun.reached_hidden and rerun.message and rerun.line not in self._cell_hidden:
+            return rerun.message
+        return hidden.withheld(cell.grade_id, raised)
+
     def _sync(self, exercise: str):
         """A round trip after each test cell: a stale reply still in the channel means one of this
         cell's replies was forged, and is charged to this cell's exercise."""
@@ -352,7 +388,7 @@ class GradingSession:
         try:
             reply = self._request({"op": "info"}, self.limits.check_timeout)
             if reply.get("violations"):
-                self._poisoned(exercise, "", reply["violations"])
+                self._poisoned(exercise, "", self._violations(reply["violations"]))
         except ForgedReply as forged:
             self._poisoned(exercise, "", [f"student code {forged.reason}"])
         except WorkerDied:
@@ -398,27 +434,3 @@ def _cell_line(exc: BaseException, filename: str) -> int:
             return tb.tb_lineno
         tb = tb.tb_next
     return 0
-
-
-_REBUILDABLE = {"ValueError": ValueError, "TypeError": TypeError, "IndexError": IndexError,
-                "KeyError": KeyError, "ZeroDivisionError": ZeroDivisionError,
-                "NotImplementedError": NotImplementedError, "AssertionError": AssertionError,
-                "RuntimeError": RuntimeError, "ArithmeticError": ArithmeticError,
-                "OverflowError": OverflowError, "NameError": NameError, "AttributeError": AttributeError}
-
-
-def _rebuild_exception(desc: dict) -> Exception:
-    """An exception of the student's type for `check.assert_raises`, carrying the description.
-
-    Built-in types are rebuilt as themselves (a subclass that also is a StudentCodeError); anything
-    else becomes a StudentCodeError."""
-    base = _REBUILDABLE.get(desc.get("type"))
-    if base is AssertionError:
-        base = None  # a student's AssertionError must not read as a failed check of ours
-    if base is None:
-        return StudentCodeError(desc)
-    cls = type(f"Student{base.__name__}", (base, StudentCodeError), {})
-    exc = cls.__new__(cls)
-    StudentCodeError.__init__(exc, desc)
-    return exc
-

@@ -226,10 +226,10 @@ class WorkerProcess:
             start_new_session=True, pass_fds=tuple(child_fds), close_fds=True)
         for fd in child_fds:
             os.close(fd)
-        out.close()
-        err.close()
+        out.close(), err.close()
         self.started = time.perf_counter()
         self._answered: set[str] = set()
+        self._budgets: dict[str, int] = {}   # nonce -> the most bytes its reply may have
 
     # -- protocol -------------------------------------------------------------
     def request(self, req: dict, timeout: float, make_handle) -> dict:
@@ -248,8 +248,10 @@ class WorkerProcess:
             raise WorkerDied(self._death_reason())
         from . import wire  # (not at import: grading/startup.py starts a worker before numpy loads)
         nonce = secrets.token_hex(12)
+        payload = wire.dumps_request({**req, "nonce": nonce})
+        self._budgets[nonce] = wire.reply_budget(req.get("op"), len(payload))   # its reply's bytes
         try:
-            wire.write_frame(self._req_w, wire.dumps_request({**req, "nonce": nonce}))
+            wire.write_frame(self._req_w, payload)
         except (BrokenPipeError, OSError):
             raise WorkerDied(self._death_reason()) from None
         return nonce
@@ -263,12 +265,11 @@ class WorkerProcess:
         from . import wire
         deadline = time.monotonic() + timeout
         size = int.from_bytes(self._read_exactly(4, deadline, timeout), "big")
-        if size > wire.MAX_FRAME:
+        budget = self._budgets.pop(nonce, wire.MAX_FRAME)
+        if size > budget or size < wire.NONCE_BYTES:   # refused before a byte of it is read
             self.kill()
-            raise WorkerDied("the worker's reply exceeded the size limit")
-        if size < wire.NONCE_BYTES:
-            self.kill()
-            raise WorkerDied("wrote a malformed reply into the grader's channel (too short)")
+            raise WorkerDied(wire.over_budget(size, budget) if size > budget else
+                             "wrote a malformed reply into the grader's channel (too short)")
         got = bytes(self._read_exactly(wire.NONCE_BYTES, deadline, timeout))
         if got != wire.nonce_bytes(nonce):
             self.kill()

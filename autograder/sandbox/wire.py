@@ -5,7 +5,8 @@ trusted, so the worker may unpickle what it receives.
 
 worker -> grader: the worker runs student code, so what it sends is data the grader must parse
 without executing anything: a JSON header plus raw array buffers. Only exact built-in containers,
-scalars and numeric/bool arrays cross by value; anything else (a function the student returns, an
+scalars and numeric/bool arrays cross by value, each recognised by its exact type
+(`checks/plain.py`, the one converter); anything else (a function the student returns, an
 object of the student's own class) stays in the worker and crosses as an opaque handle. No pickle,
 no object the student defined, ever reaches the grader's process.
 
@@ -26,7 +27,16 @@ import struct
 
 import numpy as np
 
+from ..checks import plain
+
 MAX_FRAME = 512 * 2**20       # a reply larger than this is treated as a broken worker
+# A student's function returns about what it is given (an exercise's output is a small multiple of
+# its inputs; the course's largest, a 2048 x 2048 distance matrix, is 16 MB from 1 MB): the reply to
+# a call or a probe may have at most REPLY_MULTIPLE times its request's bytes, and at least
+# REPLY_FLOOR. The grader's memory for one reply is then bounded by what it sent, not by what the
+# worker chooses to send (a 440 MB reply took a grader from 0.4 GB to 1.25 GB).
+REPLY_FLOOR = 32 * 2**20
+REPLY_MULTIPLE = 16
 MAX_NODES = 200_000
 MAX_DEPTH = 64
 NONCE_BYTES = 24              # secrets.token_hex(12)
@@ -57,6 +67,20 @@ def _read_exact(fd: int, n: int) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
+
+
+def reply_budget(op, request_bytes: int) -> int:
+    """The most bytes the reply to a request may have: calls and probes (student code) are held to
+    their budget; the worker's own answers before student code (setup, the builder's compiles)
+    to MAX_FRAME."""
+    if op in ("call", "probe", "exec", "info"):
+        return min(MAX_FRAME, max(REPLY_FLOOR, REPLY_MULTIPLE * request_bytes))
+    return MAX_FRAME
+
+
+def over_budget(size: int, budget: int) -> str:
+    return (f"sent a reply of {size / 2**20:.0f} MB, over this request's budget of {budget / 2**20:.0f} MB "
+            f"(at most {REPLY_MULTIPLE}x the request's size, at least {REPLY_FLOOR >> 20} MB)")
 
 
 def nonce_bytes(nonce) -> bytes:
@@ -137,10 +161,11 @@ class Encoder:
             return {"t": "dict", "k": list(obj.keys()), "v": [self.encode(v, depth + 1) for v in obj.values()]}
         if t is np.ndarray:
             return self._array(obj, "np") or self._handle(obj)
-        if isinstance(obj, np.generic) and t.__module__ == "numpy":
+        found = plain.kind(obj)   # by exact type: a look-alike with a `dtype` stays a handle
+        if found == "npscalar":
             return self._array(np.asarray(obj), "npscalar") or self._handle(obj)
         import jax  # only the worker encodes, after jax is imported
-        if isinstance(obj, jax.Array) and type(obj).__module__.startswith("jax"):
+        if found in ("jax", "key"):
             try:
                 if jax.numpy.issubdtype(obj.dtype, jax.dtypes.prng_key):
                     return self._array(np.asarray(jax.random.key_data(obj)), "key",

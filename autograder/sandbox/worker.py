@@ -43,6 +43,7 @@ class Worker:
         self.snapshot = None
         self.probes = {}
         self.describe = None
+        self.returning_plain = None   # bound before student code runs (`_after_trusted`)
         self.compile_cache = None   # the grader's compile cache, if it gave one (`compile_cache.py`)
 
     # -- helpers -------------------------------------------------------------
@@ -111,6 +112,8 @@ class Worker:
         # A lab's own persistent cache stays off (probes measure from cold caches); the grader's
         # trusted one stays on (its hits are timed as compiles: counts are unchanged)
         jax.config.update("jax_enable_compilation_cache", self.compile_cache is not None)
+        from ..checks import plain
+        self.returning_plain = plain.returning_plain
         self.describe = diagnose.describe_exception
         self.probes = {name: getattr(evidence, name) for name in dir(evidence)
                        if callable(getattr(evidence, name)) and not name.startswith("_")}
@@ -139,7 +142,10 @@ class Worker:
         probe = self.probes[req["probe"]] if "probe" in req else self._unpickle(req["probe_pickle"])
         args, kwargs = self._unpickle(req["args"])
         if target is not None:
-            args = (self._resolve(target), *args)
+            fn = self._resolve(target)
+            # a test cell's own probe reads what the function returns: only plain data by type
+            # (`checks/plain.py`), never a look-alike's own `dtype`; the grader's probes check it
+            args = (fn if "probe" in req else self.returning_plain(fn), *args)
         try:
             value = probe(*args, **kwargs)
         except BaseException as exc:
