@@ -138,13 +138,18 @@ def test_an_entry_is_used_only_if_its_bytes_match_the_manifest(tmp_path):
     folder = str(tmp_path / "sealed")
     digest = compile_cache.seal(folder, {"jit_f-1": b"one", "jit_g-2": b"two"})
     manifest = compile_cache.load_manifest(folder, digest)
-    cache = compile_cache.make_cache(folder, manifest)
-    assert cache.get("jit_f-1") == b"one" and cache.get("jit_g-2") == b"two"
+    assert oct(os.stat(folder).st_mode & 0o777) == oct(compile_cache.FOLDER_MODE)   # opened by name, not listed
     os.chmod(os.path.join(folder, "jit_f-1.bin"), 0o644)
-    Path(folder, "jit_f-1.bin").write_bytes(b"evil")          # changed on disk
+    Path(folder, "jit_f-1.bin").write_bytes(b"evil")          # changed on disk before a worker read it
     Path(folder, "jit_h-3.bin").write_bytes(b"planted")       # not in the manifest
-    assert cache.get("jit_f-1") is None and cache.get("jit_h-3") is None
-    assert cache.counts["rejected"] == 1 and cache.counts["shared_hits"] == 2
+    dir_fd = os.open(folder, os.O_PATH | os.O_DIRECTORY)     # as a worker is given it
+    try:
+        cache = compile_cache.make_cache(dir_fd, manifest)
+    finally:
+        os.close(dir_fd)
+    assert cache.get("jit_f-1") is None and cache.get("jit_h-3") is None and cache.get("jit_g-2") == b"two"
+    assert cache.counts["rejected"] == 1 and cache.counts["shared_hits"] == 1
+    assert not any(str(folder) in repr(v) for v in vars(cache).values())   # nothing leads back to it
     # a manifest rewritten to match the planted bytes no longer matches the digest the grader gave
     os.chmod(os.path.join(folder, compile_cache.MANIFEST), 0o644)
     Path(folder, compile_cache.MANIFEST).write_text(json.dumps(
@@ -263,3 +268,48 @@ def test_cache_switches_on_the_command_line(toy_course, tmp_path):
     assert options.compile_cache_wanted(p.parse_args(["--no-compile-cache"]), True) is False
     assert options.compile_cache_wanted(p.parse_args([]), False) is False
     assert options.compile_cache_wanted(p.parse_args(["--compile-cache"]), False) is True
+
+
+# Everything a student's cell could use to find the sealed folder, or to list it: an open fd that
+# leads there, a mount, the environment, the cache module's or JAX's cache object's state, the
+# folder's known place under the grader's cache root. `wave` is right only if none of them works.
+FIND_THE_FOLDER = (
+    "import os, sys, glob\n"
+    "import jax\n"
+    "_clues = []\n"
+    "for _fd in os.listdir('/proc/self/fd'):\n"
+    "    try:\n"
+    "        _target = os.readlink(f'/proc/self/fd/{_fd}')\n"
+    "    except OSError:\n"
+    "        continue\n"
+    "    if 'compile-cache' in _target or 'jax-course' in _target:\n"
+    "        _clues.append(_target)\n"
+    "if 'compile-cache' in open('/proc/self/mountinfo').read():\n"
+    "    _clues.append('mountinfo')\n"
+    "_clues += [v for v in os.environ.values() if 'compile-cache' in v]\n"
+    "from autograder.sandbox import compile_cache as _cc\n"
+    "_clues += [repr(v) for v in vars(_cc).values() if 'compile-cache' in repr(v)]\n"
+    "from jax._src import compilation_cache as _jc\n"
+    "_cache = getattr(_jc, '_cache', None)\n"
+    "_clues += [repr(v)[:80] for v in vars(_cache).values() if 'compile-cache' in repr(v)] if _cache is not None else []\n"
+    "for _home in ('/root', os.path.expanduser('~'), '/home'):\n"
+    "    _clues += glob.glob(os.path.join(_home, '**', 'compile-cache', '*', '*'), recursive=True)[:3]\n"
+    "if _cache is not None and not getattr(_cache, 'shared', None):\n"
+    "    _clues.append('the cache was not installed from the folder')\n"
+    "def wave(x):\n"
+    "    if _clues:\n        raise ValueError(repr(_clues))\n"
+    "    return jnp.sin(x)\n"
+)
+
+
+def test_a_student_finds_no_way_to_the_cache_folder_but_its_entries_are_used(wave_course, built, tmp_path):
+    """Nothing to list: the worker read the sealed entries before student code ran and holds no fd,
+    mount, path or environment that leads back to the folder (namespace modes; a `process` worker
+    shares the grader's files and could walk to it, docs/SECURITY.md)."""
+    from autograder.sandbox.process import choose_isolation
+    cache, limits = built
+    if choose_isolation(limits.isolation) not in ("namespace", "userns"):
+        pytest.fail("this machine gives the worker no namespaces; the property holds only with them")
+    result = checks(grade(submission(tmp_path, "finder", FIND_THE_FOLDER), wave_course, limits, cache))
+    assert result["wave_correctness"][0], result
+    assert cache.summary()["shared_hits"] > 0

@@ -86,6 +86,7 @@ class BatchCache:
         """A fresh folder for `name`'s entries, or None where workers could not be given it safely
         (inside a path hidden from them: opening it would open its hidden ancestor)."""
         self.root.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.root, 0o700)   # a worker of another uid cannot even traverse to a batch's folder
         sweep_orphaned_scratch(str(self.root), min_age_s=60, prefix=FOLDER_PREFIX)  # batches killed midway
         folder = tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-{name}-", dir=self.root)
         if any(is_within(folder, h) for h in [*self.hide, tempfile.gettempdir()]):
@@ -151,4 +152,5 @@ class BatchCache:
     def close(self):
         for built in self.built.values():
             if built.folder:
+                compile_cache.unseal(built.folder)
                 shutil.rmtree(built.folder, ignore_errors=True)

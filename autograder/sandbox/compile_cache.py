@@ -12,12 +12,14 @@ executable: whoever can write one for a common program runs code in every proces
   trusted code only (the assignment's reference solutions through its test cells; see
   `grading/batch_cache.py`). No worker ever writes it: the entries cross the wire as bytes and the
   grader writes them, with a manifest of their SHA-256 digests and the manifest's own digest.
-- **A worker verifies what it reads.** It gets the folder and the manifest's digest from the grader
-  (environment of the worker, set before any student code exists), loads the manifest at start-up and
-  accepts an entry only if its bytes hash to the manifest's value: an entry changed, planted or
-  swapped on disk is a miss, whatever the sandbox mode. In the namespace modes the folder is also
-  read-only inside the worker (every mount is), so the files cannot even be changed; in `process`
-  mode they can be, by the grader's own user, and the digests are what holds.
+- **A worker reads it once, before student code, and keeps nothing to find it by.** The grader opens
+  the folder and hands the worker that open folder (fd `FOLDER_FD`), with the manifest's digest;
+  the folder is not mounted in the worker's namespaces (its parent is covered) and no path is given.
+  At start-up the worker reads the manifest and every entry through that fd, keeps in memory only
+  the entries whose bytes hash to the manifest's values (an entry changed, planted or swapped on
+  disk is a miss), and closes the fd. Student code then finds no fd, no path and no mount that leads
+  to the folder; the folder itself lets other users open an entry by name but not list it (mode
+  0311), for a worker of `process` mode, which could walk to it.
 - **What a worker compiles itself stays in its memory** (`TrustedCache.private`): later compiles of
   the same program in the same worker (the probes clear JAX's in-memory caches on purpose) are hits,
   and nothing leaves the process. A student can spoil only their own worker's entries, as they could
@@ -45,6 +47,8 @@ from .inside import is_within
 ENV_FOLDER = "XLA_SHARED_CACHE"           # present: install the cache; its value, the sealed folder
 ENV_DIGEST = "XLA_SHARED_CACHE_DIGEST"    # SHA-256 of the folder's manifest
 MANIFEST = "manifest.json"
+FOLDER_FD = 6                             # the sealed folder, open, in a worker (sandbox/inside.py)
+FOLDER_MODE = 0o311                       # entries opened by name; nobody but root lists it
 # What a worker keeps of its own compiles, in bytes (entries are tens of kB; a notebook makes
 # hundreds): past this, new compiles are not kept.
 PRIVATE_BUDGET = 128 * 2**20
@@ -76,19 +80,32 @@ def seal(folder: str, entries: dict[str, bytes]) -> str:
     with open(path, "wb") as fh:
         fh.write(data)
     os.chmod(path, 0o444)
-    os.chmod(folder, 0o755)   # readable by the workers' own uids (namespace mode), writable by none
+    os.chmod(folder, FOLDER_MODE)   # entries opened by name by the workers' own uids; listed by none
     return _sha256(data)
 
 
-def load_manifest(folder: str, digest: str) -> dict[str, str] | None:
-    """The manifest in `folder` if its bytes hash to `digest`, else None (a changed manifest makes the
-    whole folder unusable: every lookup is a miss)."""
+def _read(folder, name: str) -> bytes | None:
+    """A file of the sealed folder, given as a path or as an open folder (an fd)."""
     try:
-        with open(os.path.join(folder, MANIFEST), "rb") as fh:
-            data = fh.read()
+        fd = os.open(name, os.O_RDONLY, dir_fd=folder) if isinstance(folder, int) else \
+            os.open(os.path.join(folder, name), os.O_RDONLY)
     except OSError:
         return None
-    if not digest or _sha256(data) != digest:
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read()
+
+
+def unseal(folder: str):
+    """Let the grader remove a sealed folder (it cannot list it)."""
+    if os.path.isdir(folder):
+        os.chmod(folder, 0o700)
+
+
+def load_manifest(folder, digest: str) -> dict[str, str] | None:
+    """The manifest in `folder` if its bytes hash to `digest`, else None (a changed manifest makes the
+    whole folder unusable: every lookup is a miss)."""
+    data = _read(folder, MANIFEST)
+    if data is None or not digest or _sha256(data) != digest:
         return None
     try:
         manifest = json.loads(data)
@@ -105,34 +122,36 @@ def _cache_interface():
     return CacheInterface
 
 
-def make_cache(folder: str | None, manifest: dict[str, str] | None):
-    """A JAX cache object over the sealed `folder` (entries checked against `manifest`) and this
-    process's own compiles (kept in memory)."""
+def make_cache(folder, manifest: dict[str, str] | None):
+    """A JAX cache object over the entries of the sealed `folder` (a path or an open folder), read
+    now and kept only where their bytes match `manifest`, and this process's own compiles (kept in
+    memory). It holds no path and no fd: nothing in it leads back to the folder."""
     base = _cache_interface()
+    shared, rejected = {}, 0
+    for key, expected in (manifest or {}).items():
+        blob = _read(folder, os.path.basename(_entry_path("", key)))
+        if blob is not None and _sha256(blob) == expected:
+            shared[key] = blob
+        else:
+            rejected += 1
 
     class TrustedCache(base):
         def __init__(self):
-            self._path = folder or ""
+            self._path = ""
+            self.shared = shared
             self.private: dict[str, bytes] = {}
             self.private_bytes = 0
-            self.counts = {"shared_hits": 0, "private_hits": 0, "misses": 0, "rejected": 0, "kept": 0}
+            self.counts = {"shared_hits": 0, "private_hits": 0, "misses": 0, "rejected": rejected, "kept": 0}
 
         def get(self, key: str):
             blob = self.private.get(key)
             if blob is not None:
                 self.counts["private_hits"] += 1
                 return blob
-            expected = manifest.get(key) if manifest else None
-            if expected is not None:
-                try:
-                    with open(_entry_path(folder, key), "rb") as fh:
-                        blob = fh.read()
-                except OSError:
-                    blob = None
-                if blob is not None and _sha256(blob) == expected:
-                    self.counts["shared_hits"] += 1
-                    return blob
-                self.counts["rejected"] += 1
+            blob = self.shared.get(key)
+            if blob is not None:
+                self.counts["shared_hits"] += 1
+                return blob
             self.counts["misses"] += 1
             return None
 
@@ -153,7 +172,7 @@ def make_cache(folder: str | None, manifest: dict[str, str] | None):
 _installed = None
 
 
-def install(folder: str | None = None, digest: str | None = None):
+def install(folder=None, digest: str | None = None):
     """Make JAX use a `TrustedCache` in this process (before its first compile, so the whole
     notebook uses it). Returns the cache, or None where this JAX has no place for one."""
     global _installed
@@ -163,9 +182,9 @@ def install(folder: str | None = None, digest: str | None = None):
         return None
     import jax
     from jax._src import compilation_cache as jax_cache
-    manifest = load_manifest(folder, digest) if folder else None
+    manifest = load_manifest(folder, digest) if folder is not None else None
     cache = make_cache(folder if manifest is not None else None, manifest)
-    cache.manifest_ok = manifest is not None or not folder
+    cache.manifest_ok = manifest is not None or folder is None
     jax_cache.reset_cache()
     jax.config.update("jax_enable_compilation_cache", True)
     # every compile is worth keeping: a worker's compiles are 10 to 100 ms each
@@ -186,11 +205,22 @@ def take_environment():
 
 
 def install_from_environment():
-    """In a worker: install the cache when the grader asked for it, over the sealed folder it named,
-    if any. Called once JAX is imported, before student code runs."""
-    if not _given or ENV_FOLDER not in _given:
+    """In a worker: install the cache when the grader asked for it, over the sealed folder it gave
+    (open, as fd FOLDER_FD), if any; then close that fd. Called once JAX is imported, before student
+    code runs."""
+    global _given
+    given, _given = _given, None
+    if not given or ENV_FOLDER not in given:
         return None
-    return install(_given[ENV_FOLDER] or None, _given.get(ENV_DIGEST) or None)
+    folder = FOLDER_FD if given[ENV_FOLDER] == "fd" else None
+    try:
+        return install(folder, given.get(ENV_DIGEST) or None)
+    finally:
+        if folder is not None:
+            try:
+                os.close(folder)
+            except OSError:
+                pass
 
 
 def stats() -> dict:
@@ -206,14 +236,20 @@ def entries() -> dict[str, bytes]:
     return dict(_installed.private) if _installed is not None else {}
 
 
-def for_worker(limits, hide: list[str]) -> tuple[str, dict[str, str]]:
-    """The grader's side: the folder a worker of `limits` reads ("" for none) and the environment
-    that gives it the cache ({} when off). The folder is made reachable in the worker's namespaces,
-    where it is read-only like every mount; one inside a hidden path is not given, since opening it
-    would open what hides it."""
+def for_worker(limits, hide: list[str], same_uid_namespaces: bool) -> tuple[int | None, dict[str, str], list[str]]:
+    """The grader's side, for a worker of `limits`: the sealed folder opened (an fd the worker gets as
+    FOLDER_FD; None for none), the environment that gives the worker the cache ({} when off;
+    ENV_FOLDER is "fd" with a folder, "" for a cache of the worker's own compiles only) and the
+    paths to hide. The folder is never mounted in the worker's namespaces. Its parent, the batches'
+    root, is mode 0700: a `namespace` worker (a uid of its own) cannot traverse it; a `userns` worker
+    (the grader's uid) could, so there the root is also covered (`same_uid_namespaces`), which names
+    the root, not the folder, in the worker's mount table. A folder inside a hidden path is not given."""
     if not limits.compile_cache:
-        return "", {}
+        return None, {}, hide
     folder = limits.compile_cache_folder
     if folder and any(is_within(folder, h) for h in hide):
         folder = ""
-    return folder, {ENV_FOLDER: folder, ENV_DIGEST: limits.compile_cache_digest or ""}
+    env = {ENV_FOLDER: "fd" if folder else "", ENV_DIGEST: limits.compile_cache_digest or ""}
+    if not folder:
+        return None, env, hide
+    return os.open(folder, os.O_PATH | os.O_DIRECTORY), env, [*hide, os.path.dirname(folder)] if same_uid_namespaces else hide

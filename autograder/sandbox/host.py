@@ -54,6 +54,10 @@ def sweep_orphaned_scratch(root: str | None = None, min_age_s: float = ORPHAN_AG
         except OSError:
             continue
         if int(owner) != os.getpid() and not _alive(int(owner)):
+            try:
+                os.chmod(entry.path, 0o700)   # a sealed compile cache cannot be listed until then
+            except OSError:
+                pass
             shutil.rmtree(entry.path, ignore_errors=True)
             removed.append(entry.path)
     return removed

@@ -246,17 +246,19 @@ def isolate(config: dict):
             seccomp.install()
         except OSError as exc:  # a kernel without seccomp filters: the other layers still hold
             print(f"autograder: seccomp filter not installed: {exc}", file=sys.stderr)
-    # 6. the request, reply and alarm channels become fds 3, 4 and 5 (see worker.py)
+    # 6. the request, reply and alarm channels become fds 3, 4 and 5 (see worker.py), and the
+    #    compile cache's folder, when there is one, fd 6 (compile_cache.py)
     channels = config["fds"]
+    targets = tuple(range(3, 3 + len(channels)))
     moved = [os.dup(fd) for fd in channels]
     for fd in channels:
         os.close(fd)
-    for target, fd in zip((3, 4, 5), moved):
+    for target, fd in zip(targets, moved):
         os.dup2(fd, target)
     for fd in moved:
-        if fd not in (3, 4, 5):
+        if fd not in targets:
             os.close(fd)
-    for target in (3, 4, 5):
+    for target in targets:
         os.set_inheritable(target, True)  # dup2 onto the same number keeps close-on-exec
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
 

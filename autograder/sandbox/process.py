@@ -177,14 +177,12 @@ class WorkerProcess:
         self._alarm_r, alarm_w = os.pipe()   # the worker's audit hook reports here (integrity.py)
         os.set_blocking(self._alarm_r, False)
         child_fds = [req_r, rep_w, alarm_w]
-        self._lifeline = None
-        self._status = None
+        self._lifeline = self._status = None
         if "lifetime" not in without:
             self._lifeline, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
             lifeline_fd = theirs.detach()
             child_fds.append(lifeline_fd)
-        out = open(self.stdout_path, "wb")
-        err = open(self.stderr_path, "wb")
+        out, err = open(self.stdout_path, "wb"), open(self.stderr_path, "wb")
         # MALLOC_ARENA_MAX: glibc reserves 64 MB of address space per malloc arena, up to 8 per core,
         # and XLA starts a thread pool per core: on a 16-core lab machine a CPU worker under its 4 GB
         # RLIMIT_AS could not start XLA's threads ("cannot allocate memory for thread-local data").
@@ -204,16 +202,18 @@ class WorkerProcess:
         env.update(self.device_lease.environment)
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
-        cache_folder, cache_env = compile_cache.for_worker(limits, hide)   # read-only there
+        cache_fd, cache_env, hide = compile_cache.for_worker(limits, hide, self.isolation == "userns")
         env.update({**cache_env, **(env_extra or {})})
-        reachable = [*_python_roots(), *([cache_folder] if cache_folder else [])]
+        channels = [req_r, rep_w, alarm_w, *([cache_fd] if cache_fd is not None else [])]
+        child_fds += channels[3:]
+        reachable = [*_python_roots()]
         keep = [*reachable] + ([] if private_disk else [self.scratch])
         hide = [h for h in hide if not any(is_within(k, h) for k in keep)]
         self._uid_lease = UidLease() if self.isolation == "namespace" else None
         self.uid = self._uid_lease.uid if self._uid_lease else os.getuid()
         config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": reachable,
                   "mode": self.isolation, "without": list(without), "env": env, "uid": self.uid,
-                  "fds": [req_r, rep_w, alarm_w], "lifeline": lifeline_fd if self._lifeline else None,
+                  "fds": channels, "lifeline": lifeline_fd if self._lifeline else None,
                   "memory": self.memory.config(), "accelerator": devices.accelerator_may_be_used()}
         stage2 = [sys.executable, "-m", "autograder.sandbox.inside", json.dumps(config)]
         if self.isolation == "namespace" and not private_disk:

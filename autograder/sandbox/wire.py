@@ -97,14 +97,39 @@ def read_frame(fd: int) -> bytes:
 
 
 # ---------------------------------------------------------------- grader side: pickle requests
+def stripped(fn):
+    """A function of a test or setup cell without what the tests do not need: its docstring, its
+    cell's name and its line numbers (a hidden test function reaches a worker only with the
+    constants its code uses)."""
+    import types
+    code = fn.__code__
+    consts = code.co_consts
+    if fn.__doc__ is not None and fn.__name__ != "<lambda>" and consts and consts[0] is fn.__doc__:
+        consts = (None, *consts[1:])
+    new = types.FunctionType(code.replace(co_consts=consts, co_filename="<test>", co_firstlineno=1),
+                             fn.__globals__, fn.__name__, fn.__defaults__, fn.__closure__)
+    new.__kwdefaults__, new.__qualname__, new.__module__ = fn.__kwdefaults__, fn.__name__, fn.__module__
+    new.__dict__.update(fn.__dict__)
+    new.__doc__ = None
+    return new
+
+
 def dumps_request(req) -> bytes:
-    """Pickle a request; grader-side proxies become references the worker resolves."""
+    """Pickle a request; grader-side proxies become references the worker resolves, and functions
+    of the test cells go `stripped`."""
+    import types
+
     import cloudpickle
 
     class Pickler(cloudpickle.Pickler):
         def persistent_id(self, obj):
             ref = getattr(obj, "__autograder_ref__", None)
             return ref if isinstance(ref, tuple) else None
+
+        def reducer_override(self, obj):
+            if type(obj) is types.FunctionType and obj.__code__.co_filename.startswith(("<test ", "<setup ")):
+                obj = stripped(obj)
+            return super().reducer_override(obj)
 
     buf = io.BytesIO()
     Pickler(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(req)
