@@ -7,6 +7,11 @@ worktree's package before this one's (a venv whose .pth lists the worktree, then
 site-packages), and times `autograder grade` of each assignment's reference notebook with both,
 alternating which goes first round by round (with `--batch N --jobs J`, N copies of it in one call
 at `--jobs J`). Prints the median seconds of each and the ratio (this checkout / REV). Every grading must score full marks, or the script stops.
+
+With `--selftest`, each side runs `autograder selftest --assignment A` instead: the reference and
+every known-wrong submission of tests/cases (packed into a few notebooks, graded as a batch), which
+must each get their expected verdicts (a failing self-test stops the script). That times the wrong
+answers too, whose failures are what a clean session (issue 34) is started for.
 """
 from __future__ import annotations
 
@@ -59,6 +64,17 @@ def grade(python: str, root: Path, assignment: str, out: Path, batch: int = 1, j
     return seconds
 
 
+def selftest(python: str, root: Path, assignment: str, jobs: int) -> float:
+    """Seconds of `autograder selftest` of one assignment (reference and known-wrong cases)."""
+    start = time.perf_counter()
+    r = subprocess.run([python, "-m", "autograder.cli", "selftest", "--assignment", assignment,
+                        "--course-root", str(root), "--jobs", str(jobs)], cwd=root, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if r.returncode != 0:
+        sys.exit(f"{root}: selftest of {assignment} failed: {(r.stdout + r.stderr)[-1500:]}")
+    return seconds
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("rev")
@@ -66,6 +82,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--batch", type=int, default=1, help="grade this many copies of the reference in one call")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--selftest", action="store_true", help="time `autograder selftest` (known-wrong cases too)")
     args = ap.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="ab-"))
     try:
@@ -77,7 +94,8 @@ def main():
                 order = list(sides) if rnd % 2 == 0 else list(reversed(sides))
                 for side in order:
                     python, root = sides[side]
-                    times[(a, side)].append(grade(python, root, a, scratch / "out.json", args.batch, args.jobs))
+                    times[(a, side)].append(selftest(python, root, a, args.jobs) if args.selftest else
+                                            grade(python, root, a, scratch / "out.json", args.batch, args.jobs))
         for a in args.assignments:
             old = statistics.median(times[(a, args.rev)])
             new = statistics.median(times[(a, "this checkout")])

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import jax
+import jax.numpy as jnp
 from jax import tree_util
 
 # Relative tolerance by dtype kind and size, applied to each leaf with an absolute floor of the
@@ -30,6 +31,17 @@ TRACED_FIX = ("compute the same thing either way: no branch on whether a value i
               "state read inside the function")
 _ARRAY_TYPES = (np.ndarray, jax.Array)
 _flatten = tree_util.tree_flatten
+
+
+def as_traced(args: tuple, kwargs: dict, static_argnums, static_argnames) -> tuple[tuple, dict]:
+    """The arguments with every Python number outside the static ones as the weakly typed JAX
+    scalar that jit traces it as."""
+    nums = {n % len(args) for n in static_argnums} if args else set()
+
+    def jaxify(tree):
+        return tree_util.tree_map(lambda v: jnp.asarray(v) if type(v) in (int, float, complex, bool) else v, tree)
+    return (tuple(a if i in nums else jaxify(a) for i, a in enumerate(args)),
+            {k: v if k in static_argnames else jaxify(v) for k, v in kwargs.items()})
 
 
 def fresh_inputs(tree):

@@ -18,7 +18,7 @@ import numpy as np
 
 from .calls import _arg_signature, _parameter_names, _retrace_change, _static_of, call_context
 from . import keyuse
-from .agreement import difference, fresh_inputs
+from .agreement import as_traced, difference, fresh_inputs
 from .plain import NotPlainData, checked
 from .facts import describe_exception
 from .timing import compare_timings, time_against, timing_side  # noqa: F401  (probes, by name)
@@ -27,11 +27,15 @@ from .tracing import (_block, _clear_caches, _counting_events, _explaining_cache
                       summarise_jaxpr)
 
 
-def _eager_difference(fn, args, kwargs, traced_out) -> str | None:
+def _eager_difference(fn, args, kwargs, traced_out, static_argnums=(), static_argnames=()) -> str | None:
     """How the results of a traced program (`traced_out`) differ from calling `fn` directly on the
-    same inputs (`agreement.py`); None when they agree."""
+    same inputs (`agreement.py`); None when they agree. The direct call gets the Python numbers of
+    the traced arguments as JAX scalars, as jit does (a Python float added to a Python float is
+    float64 arithmetic, which a traced program does in float32)."""
+    _, nums, names = _jit_source(fn, static_argnums, static_argnames)
+    args, kwargs = as_traced(tuple(args), dict(kwargs or {}), nums, names)
     try:
-        eager = fn(*fresh_inputs(tuple(args)), **fresh_inputs(dict(kwargs or {})))
+        eager = fn(*fresh_inputs(args), **fresh_inputs(kwargs))
         _block(eager)
     except Exception:
         return "called directly on the same inputs it raised an exception, traced it did not"
@@ -55,7 +59,7 @@ def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transf
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(
             exc, call_context(fn, args, kwargs, static_argnums, static_argnames))}
-    return {"ok": True, "differs": _eager_difference(target, args, kwargs, out)}
+    return {"ok": True, "differs": _eager_difference(target, args, kwargs, out, static_argnums, static_argnames)}
 
 
 def count_traces(fn, calls, static_argnums=(), static_argnames=()):
@@ -95,7 +99,7 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
             change = None
     differs = None
     for i, (call, out) in enumerate(zip(calls, outs)):   # after counting: a student jit's own traces
-        found = _eager_difference(fn, call, None, out)    # must not add to the counts
+        found = _eager_difference(fn, call, None, out, static_argnums, static_argnames)   # not counted
         if found:
             differs = f"on call {i + 1} of {len(calls)}: {found}"
             break
@@ -131,7 +135,8 @@ def traced_results(fn, args, kwargs=None, static_argnums=(), static_argnames=())
         _block(out)
     except Exception as exc:
         return {"ok": False, "error": describe_exception(exc)}
-    return {"ok": True, **summary, "differs": _eager_difference(fn, args, kwargs, out)}
+    return {"ok": True, **summary,
+            "differs": _eager_difference(fn, args, kwargs, out, static_argnums, static_argnames)}
 
 
 def captured_stdout(fn, calls, jit=True, static_argnums=()):

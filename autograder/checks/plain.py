@@ -96,8 +96,8 @@ def checked(value, what: str = "the function", depth: int = 0):
 
 
 def returning_plain(fn):
-    """`fn`, wrapped so that what it returns is checked by type first (`checked`): given to probes
-    that a test cell runs next to the student's code."""
+    """`fn`, wrapped so that what it returns is checked by type first (`checked`), or, when it returns
+    a function, wrapped in turn: given to probes that a test cell runs next to the student's code."""
     if not callable(fn):
         return fn
     try:
@@ -106,7 +106,10 @@ def returning_plain(fn):
         name = "the function"
 
     def plain_fn(*args, **kwargs):
-        return checked(fn(*args, **kwargs), f"`{name}`")
+        out = fn(*args, **kwargs)
+        if callable(out) and kind(out) is None:   # a function that returns a function (a transform):
+            return returning_plain(out)            # what that one returns is checked in turn
+        return checked(out, f"`{name}`")
 
     plain_fn.__name__ = plain_fn.__qualname__ = name
     return plain_fn

@@ -227,7 +227,7 @@ CASES = {
             "        y_t = alpha * x_t + (1 - alpha) * prev\n"
             "        return y_t, y_t\n"
             "    return lax.scan(step, jnp.zeros_like(x[0]), x)[1]\n")},
-        "fails": ["ema_correctness"],
+        "fails": ["ema_correctness", "ema_performance"],   # timed values differ from the reference
     },
     "ema_swapped_weights": {
         "why": "alpha weighs the old average instead of the new sample (invisible at alpha = 0.5)",
@@ -238,7 +238,7 @@ CASES = {
             "        return y_t, y_t\n"
             "    _, rest = lax.scan(step, x[0], x[1:])\n"
             "    return jnp.concatenate([x[:1], rest], axis=0)\n")},
-        "fails": ["ema_correctness"],
+        "fails": ["ema_correctness", "ema_performance"],   # timed values differ from the reference
     },
     "ema_iterator_in_fori_loop": {
         "why": "the trap of the iterator demo: next(rows) runs once, while the body is traced, so every "
@@ -249,7 +249,7 @@ CASES = {
             "    def body(t, y):\n"
             "        return y.at[t].set(alpha * next(rows) + (1 - alpha) * y[t - 1])\n"
             "    return lax.fori_loop(1, x.shape[0], body, x)\n")},
-        "fails": ["ema_correctness"],
+        "fails": ["ema_correctness", "ema_performance", "ema_structure"],   # the iterator is state: the traced program differs
     },
 }
 

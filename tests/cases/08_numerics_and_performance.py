@@ -162,7 +162,7 @@ CASES = {
             "def pairwise_sq_dists(x, y):\n"
             "    d = jnp.sum(x * x, 1)[None, :] + jnp.sum(y * y, 1)[:, None] - 2.0 * (y @ x.T)\n"
             "    return jnp.maximum(d, 0.0)\n")},
-        "fails": ["pairwise_sq_dists_correctness"],
+        "fails": ["pairwise_sq_dists_correctness", "pairwise_sq_dists_performance"],   # timed values differ from the reference
     },
     # ------------------------------------------------------------ stable_logsumexp
     "stable_logsumexp_naive": {
