@@ -20,6 +20,7 @@ STUDENT = '''
 import functools
 import numpy as np
 import jax
+import jax.extend.random
 import jax.numpy as jnp
 from jax import lax
 
@@ -172,6 +173,42 @@ def keys_split_in_scan_reuse(key):
     def step(k, _):
         return k, jax.random.normal(k)
     return lax.scan(step, key, None, length=4)
+
+# The same, drawn through JAX's PRNG on raw key data (issue 34): the threefry function of
+# jax.extend.random, its primitive on key_data's words, and a key rebuilt with wrap_key_data.
+def keys_extend_threefry(key):
+    counts = jnp.arange(4, dtype=jnp.uint32)
+    draw = lambda k: jax.extend.random.threefry_2x32(k, counts)
+    key, *subkeys = jax.random.split(key, 4)
+    return key, jax.vmap(draw)(jax.random.key_data(jnp.stack(subkeys)))
+
+def keys_extend_threefry_reuse(key):
+    counts = jnp.arange(4, dtype=jnp.uint32)
+    a, b = jax.random.split(key)
+    again = jax.extend.random.threefry_2x32(jax.random.key_data(key), counts)   # the key that was split
+    return jax.random.normal(a) + jax.random.normal(b), again
+
+def keys_key_data_threefry(key):
+    counts = jnp.arange(3, dtype=jnp.uint32)
+    a, b = jax.random.split(key)
+    k1, k2 = jax.random.key_data(a)
+    bits = jax.extend.random.threefry2x32_p.bind(k1, k2, counts, counts)
+    return bits, jax.random.normal(b, (2,))
+
+def keys_key_data_threefry_reuse(key):
+    counts = jnp.arange(3, dtype=jnp.uint32)
+    a, b = jax.random.split(key)
+    k1, k2 = jax.random.key_data(a)
+    bits = jax.extend.random.threefry2x32_p.bind(k1, k2, counts, counts)
+    return bits, jax.random.normal(a, (2,)), jax.random.normal(b, (2,))
+
+def keys_wrap_key_data(key):
+    a, b = jax.random.split(key)
+    return jax.random.normal(jax.random.wrap_key_data(jax.random.key_data(a))) + jax.random.normal(b)
+
+def keys_wrap_key_data_reuse(key):
+    a, b = jax.random.split(key)
+    return jax.random.normal(jax.random.wrap_key_data(jax.random.key_data(a))) + jax.random.normal(a)
 
 def keys_in_batched_while(keys):
     def one(k):
@@ -394,7 +431,8 @@ def test_key_reuse(fns):
           contains=["consumed twice", "jax.random.normal at line", "of two_draws_reuse", "jax.random.split"])
 
 
-KEY_FORMS = ["unpacked", "stacked", "indexed", "fold_in", "split_in_vmap", "split_in_scan"]
+KEY_FORMS = ["unpacked", "stacked", "indexed", "fold_in", "split_in_vmap", "split_in_scan",
+             "extend_threefry", "key_data_threefry", "wrap_key_data"]
 
 
 @pytest.mark.parametrize("make_key", [jax.random.key, jax.random.PRNGKey], ids=["typed", "raw"])
@@ -425,6 +463,23 @@ def test_key_reuse_split_and_drawn_is_named():
         return jax.random.normal(key) + jax.random.normal(a) + jax.random.normal(b)
     fails(check.assert_no_key_reuse, split_and_draw, jax.random.key(0),
           contains=["by jax.random.split at line", "then by jax.random.normal", "was also drawn from"])
+
+
+def test_key_reuse_through_raw_key_data_is_named(fns):
+    """A split key drawn again through threefry on its raw data (jax.extend.random) is seen at the
+    primitive, and named as such."""
+    fails(check.assert_no_key_reuse, fns["keys_extend_threefry_reuse"], jax.random.key(0),
+          contains=["by jax.random.split at line",
+                    "then by the threefry2x32 primitive on raw key data at line", "was also drawn from"])
+
+
+def test_key_reuse_inside_jaxs_own_operations_is_not_counted_again():
+    """The threefry2x32 calls inside a draw, a split or fold_in, and the splits and draws that
+    jax.random.gamma makes from its key inside its primitive, are that operation's own work."""
+    def gamma_and_fold(key):
+        a, b = jax.random.split(key)
+        return jax.random.gamma(a, 2.0, (3,)), jax.random.normal(jax.random.fold_in(b, 1))
+    check.assert_no_key_reuse(gamma_and_fold, jax.random.key(0))
 
 
 def test_inputs_unchanged(fns):

@@ -7,25 +7,53 @@ not lose a point to it, so the verdict here rests on evidence: the key data each
 actually consumed.
 
 `observe` runs the function once, eagerly (`jax.disable_jit()`, so that jitted helpers, `scan`,
-`fori_loop` and `while_loop` run op by op), with the implementations of the primitives that
-consume a key wrapped: `random_bits` (every draw: normal, uniform, bernoulli, ...), `random_split`
-and `random_gamma`. `vmap` reaches them with the whole batch of keys, so every key of the batch is
-one consumption. Reuse is the same key data (and PRNG implementation) consumed twice: two draws,
-or a split and a draw. `fold_in` derives a new key and consumes nothing (as in JAX's own rules);
-folding the same data into the same key twice makes the same key, which is caught where both are
-drawn from.
+`fori_loop` and `while_loop` run op by op), with the implementations of two kinds of primitive
+wrapped:
+- the primitives of typed keys: `random_bits` (every draw: normal, uniform, bernoulli, ...),
+  `random_split` and `random_gamma` consume their key; `random_fold_in` and `random_seed` derive
+  keys and consume none (as in JAX's own rules);
+- the PRNG primitives themselves, on raw uint32 key data, whatever API reached them:
+  `threefry2x32` (`jax.extend.random.threefry_2x32` or its `threefry2x32_p`, on `key_data` or any
+  uint32 words), `rng_bit_generator` (the rbg and unsafe_rbg keys' bits, `jax.lax.rng_bit_generator`),
+  and `philox2x32`, `philox4x32`, `threefry4x32`. One call consumes the keys its key operands hold
+  (broadcast against each other, not against the counters).
+A key is its implementation and its data words, however it is held: a typed key, its `key_data`,
+the same words re-wrapped with `wrap_key_data` or given to `threefry_2x32` are one key (rbg and
+unsafe_rbg draw bits alike and count as one implementation). Reuse is one key consumed twice: two
+draws, or a split and a draw, through any of these routes. `vmap` reaches a primitive with the
+whole batch of keys, and every key of the batch is one consumption (except `rng_bit_generator`,
+whose batching rule reads only the batch's first key: the others are not consumed, and not counted).
 
-A consuming primitive can still run out of sight, inside a compiled control-flow primitive that
-could not run in Python (a `while_loop` whose condition is batched by `vmap`). Then `observe`
-says so (`unobserved`) and the check falls back to JAX's checker for that call.
+A consumption that runs inside another watched operation (the threefry2x32 call inside a draw, a
+split or fold_in; the splits and draws `jax.random.gamma` makes from its key inside its primitive)
+is that operation's own work, and is not counted again, when every key word it hashes was given to
+that operation (for fold_in and seeds: also their integers, and 0). A word it was not given, a key
+from elsewhere, counts as a consumption of its own. Folding the same data into the same key twice
+makes the same key, which is caught where both are drawn from.
 
-A function that compiles its own draws inside the watch (`with jax.disable_jit(False):` around a
-jit, or an ahead-of-time compiled executable) draws out of sight and unflagged: it forges its own
-key-reuse point, one of the evidence points docs/SECURITY.md says a student can forge.
+What the evidence cannot see, and so cannot flag:
+- a consuming primitive that runs compiled inside a control-flow primitive that could not run in
+  Python (a `while_loop` whose condition is batched by `vmap`). `observe` says so (`unobserved`) and
+  the check falls back to JAX's checker for that call, which judges typed keys only: a raw
+  threefry2x32 draw there is not judged;
+- draws that the function compiles itself inside the watch (`with jax.disable_jit(False):` around a
+  jit, or an ahead-of-time compiled executable): it forges its own key-reuse point, one of the
+  evidence points docs/SECURITY.md says a student can forge;
+- a generator that is not JAX's PRNG: random bits made from key data by integer arithmetic (a
+  threefry or a hash written by hand with jnp's xor, shifts and multiplies), by NumPy's or Python's
+  generators seeded from `key_data`, or in a host callback. Reading key data is not consuming it;
+  only one of the PRNG primitives above hashing it is;
+- key data changed before it is hashed (`key_data(k) ^ 1`, one half of an rbg key given to
+  threefry_2x32, a threefry key's words wrapped as another implementation): a different key, not a
+  reuse, however correlated its bits;
+- inside a PRNG implementation the student defines (`jax.extend.random.define_prng_impl`), which runs
+  inside the watched primitive: whatever it does with the key words that primitive was given is that
+  one consumption (none, for fold_in and seeds), even if it hashes them twice.
 
 Computation that `vmap` evaluates and then discards (both branches of a batched `cond`, the rows
-of a batched `while_loop` that had already stopped) is observed as if it were used; none of the
-course's exercises draws there.
+of a batched `while_loop` that had already stopped) is observed as if it were used; so are JAX's own
+`jax.random.poisson` and `jax.random.binomial`, which draw two algorithms from one key and keep
+one (reported as reuse). None of the course's exercises draws there.
 """
 from __future__ import annotations
 
@@ -35,6 +63,8 @@ import os
 import sys
 
 import jax
+import jax.extend.random  # noqa: F401  (threefry_2x32, to find its primitive)
+import jax.numpy as jnp
 import numpy as np
 
 from .facts import is_student_frame
@@ -42,10 +72,20 @@ from .tracing import _block
 
 CONSUMERS = {"random_bits": "a random draw", "random_split": "jax.random.split",
              "random_gamma": "jax.random.gamma"}
+# JAX's PRNG primitives on raw uint32 key data: how many leading operands are the key's words
+# (None: one operand whose last axis is the key), and the implementation whose keys they hash, as
+# `jax.random.key_impl` names it (the same key data drawn through either is the same key).
+RAW = {"threefry2x32": (2, "threefry2x32"), "threefry4x32": (4, "threefry4x32"),
+       "philox2x32": (1, "philox2x32"), "philox4x32": (2, "philox4x32"),
+       "rng_bit_generator": (None, "rbg")}
+_SAME_KEYS = {"unsafe_rbg": "rbg"}   # implementations that draw bits from one key alike
+_RAW_LABEL = "the {} primitive on raw key data"
 # Control flow that runs compiled at eval level when it cannot run in Python under disable_jit.
 _COMPILED_REGIONS = ("while", "scan", "cond")
-_RANDOM_MODULE = os.sep + os.path.join("jax", "_src", "random")   # a package in some releases, a module in others
+# Where the public jax.random functions live (a module in some releases, a package in others).
+_PUBLIC_RANDOM = (os.path.join("jax", "_src", "random.py"), os.path.join("jax", "_src", "random", "core.py"))
 _MAX_EVENTS = 100_000
+_WORD = 0xFFFFFFFF
 
 
 def _primitives_in(jaxpr, found: dict):
@@ -61,15 +101,29 @@ def _primitives_in(jaxpr, found: dict):
 @functools.lru_cache(maxsize=1)
 def _primitives() -> dict:
     """JAX's primitives by name, found in jaxprs of public functions (their module moves between
-    JAX releases; their names do not)."""
+    JAX releases; their names do not). The raw PRNG primitives are found in the jaxprs of the
+    implementations themselves: `jax.extend.random.threefry_2x32` (threefry2x32 and rbg keys),
+    `jax.lax.rng_bit_generator` (rbg, unsafe_rbg), and the bits function of the other implementations
+    `jax.random.key(..., impl=)` accepts."""
     key = jax.random.key(0)
     found: dict = {}
+    u32 = lambda *shape: jax.ShapeDtypeStruct(shape, jnp.uint32)   # noqa: E731  (traced, never computed)
     programs = [
-        (lambda k: (jax.random.bits(k), jax.random.split(k), jax.random.gamma(k, 1.0)), (key,)),
+        (lambda k: (jax.random.bits(k), jax.random.split(k), jax.random.gamma(k, 1.0),
+                    jax.random.fold_in(k, 1)), (key,)),
+        (lambda s: jax.random.key(s), (0,)),
         (lambda x: jax.lax.while_loop(lambda c: c < 3, lambda c: c + 1, x), (0,)),
         (lambda x: jax.lax.scan(lambda c, _: (c + 1, None), x, None, length=2), (0,)),
         (lambda x: jax.lax.cond(x > 0, lambda: x, lambda: -x), (1,)),
+        (lambda d, c: jax.extend.random.threefry_2x32(d, c), (u32(2), u32(3))),
+        (lambda d: jax.lax.rng_bit_generator(d, (2,)), (u32(4),)),
     ]
+    for name in ("philox2x32", "philox4x32", "threefry4x32"):   # split, fold_in, seed: the same primitive
+        try:   # the implementation behind a key of that name (eval_shape: nothing is compiled)
+            impl = jax.eval_shape(functools.partial(jax.random.key, 0, impl=name)).dtype._impl
+        except Exception:   # not in this release
+            continue
+        programs.append((lambda d, impl=impl: impl.random_bits(d, 32, (3,)), (u32(*impl.key_shape),)))
     for fn, args in programs:
         _primitives_in(jax.make_jaxpr(fn)(*args).jaxpr, found)
     return found
@@ -82,7 +136,7 @@ def _contains_consumer(params) -> bool:
             inner = getattr(sub, "jaxpr", None)
             if inner is not None:
                 _primitives_in(inner if hasattr(inner, "eqns") else inner.jaxpr, found)
-    return any(name in found for name in CONSUMERS)
+    return any(name in found for name in (*CONSUMERS, *RAW))
 
 
 def _site() -> dict | None:
@@ -90,7 +144,7 @@ def _site() -> dict | None:
     frame, api, where = sys._getframe(2), None, None
     while frame is not None:
         filename = frame.f_code.co_filename
-        if _RANDOM_MODULE in filename and not frame.f_code.co_name.startswith("_"):
+        if filename.endswith(_PUBLIC_RANDOM) and not frame.f_code.co_name.startswith("_"):
             api = frame.f_code.co_name          # the outermost public jax.random function wins
         elif is_student_frame(filename):
             where = {"function": frame.f_code.co_name, "line": frame.f_lineno}
@@ -101,31 +155,74 @@ def _site() -> dict | None:
     return where
 
 
-def _key_rows(keys) -> list:
-    """One identity per key of the (possibly batched) key array: its implementation and data."""
+def _key_rows(keys) -> tuple:
+    """One identity per key of the (possibly batched) key array, its implementation and data; and
+    the data, one row per key."""
     if jax.dtypes.issubdtype(keys.dtype, jax.dtypes.prng_key):
         impl, data = str(jax.random.key_impl(keys)), np.asarray(jax.random.key_data(keys))
+        impl = _SAME_KEYS.get(impl, impl)
     else:   # a raw uint32 key reaching the primitive directly
         impl, data = "raw", np.asarray(keys)
     count = int(np.prod(keys.shape)) if keys.shape else 1
     rows = data.reshape(count, -1)
-    return [(impl, row.tobytes()) for row in rows]
+    return [(impl, row.tobytes()) for row in rows], rows
+
+
+def _raw_rows(name: str, args) -> tuple:
+    """The keys one call of a raw PRNG primitive hashed: its key operands broadcast against each
+    other only (not against the counters), one row per key, as `vmap` batches them."""
+    words, family = RAW[name]
+    if words is None:
+        data = np.asarray(args[0])
+        rows = data.reshape(-1, data.shape[-1]) if data.ndim else data.reshape(1, 1)
+    else:
+        parts = np.broadcast_arrays(*(np.asarray(a) for a in args[:words]))
+        rows = np.stack(parts, axis=-1).reshape(-1, words)
+    rows = np.ascontiguousarray(rows, dtype=np.uint32)
+    return [(family, row.tobytes()) for row in rows], rows
+
+
+def _integer_words(values) -> set:
+    """The 32-bit words an integer input (a seed, fold_in's data) can reach a PRNG with."""
+    ints = np.asarray(values).astype(np.int64).ravel()
+    return {0, *(int(v) & _WORD for v in ints), *((int(v) >> 32) & _WORD for v in ints),
+            *((int(v) & 0xFFFFFFFFFFFFFFFF) >> 32 for v in ints)}
 
 
 @contextlib.contextmanager
 def _watching(events: list, unobserved: list):
+    """Record every consumption of key data. One that runs inside another watched operation (the
+    threefry2x32 call inside `random_bits`, the splits inside `random_gamma`) is that operation's
+    own work when every key word it hashes was given to it, and is not counted again."""
     prims = _primitives()
     saved = {}
+    given: list = []   # per watched operation now running: every word given to it and to those around it
 
-    def consumer(prim, label):
+    def record(rows, label):
+        if given and rows[1].size and set(rows[1].ravel().tolist()) <= given[-1]:
+            return
+        site = _site()
+        for identity in rows[0]:
+            if len(events) < _MAX_EVENTS:
+                events.append((identity, label, site))
+
+    def watched(prim, keys_of, label=None, integers_of=None):
         original = prim.impl
 
         def impl(*args, **params):
-            site = _site()
-            for identity in _key_rows(args[0]):
-                if len(events) < _MAX_EVENTS:
-                    events.append((identity, label, site))
-            return original(*args, **params)
+            rows = keys_of(args) if keys_of is not None else None
+            if label is not None:
+                record(rows, label)
+            words = set(given[-1]) if given else set()
+            if rows is not None:
+                words.update(rows[1].ravel().tolist())
+            if integers_of is not None:
+                words |= _integer_words(integers_of(args))
+            given.append(words)
+            try:
+                return original(*args, **params)
+            finally:
+                given.pop()
         return original, impl
 
     def region(prim):
@@ -137,8 +234,17 @@ def _watching(events: list, unobserved: list):
             return original(*args, **params)
         return original, impl
 
+    typed = lambda args: _key_rows(args[0])   # noqa: E731
     for name, label in CONSUMERS.items():
-        saved[prims[name]] = consumer(prims[name], label)
+        saved[prims[name]] = watched(prims[name], typed, label)
+    # fold_in and seeds consume nothing; watched so that the PRNG work inside them (threefry2x32 on
+    # the folded key and the folded integer) is known to be theirs
+    saved[prims["random_fold_in"]] = watched(prims["random_fold_in"], typed, integers_of=lambda args: args[1])
+    saved[prims["random_seed"]] = watched(prims["random_seed"], None, integers_of=lambda args: args[0])
+    for name in RAW:
+        if name in prims:   # every one this release has
+            saved[prims[name]] = watched(prims[name], functools.partial(_raw_rows, name),
+                                         _RAW_LABEL.format(name))
     for name in _COMPILED_REGIONS:
         saved[prims[name]] = region(prims[name])
     for prim, (_, wrapper) in saved.items():
@@ -163,8 +269,9 @@ def first_reuse(events: list) -> dict | None:
     for identity, label, site in events:
         if identity in first_use:
             before = first_use[identity]
+            split = CONSUMERS["random_split"]
             return {"first": _describe_use(*before), "again": _describe_use(label, site),
-                    "split_then_drawn": before[0] != label}
+                    "split_then_drawn": (before[0] == split) != (label == split)}
         first_use[identity] = (label, site)
     return None
 
