@@ -205,6 +205,32 @@ CASES = {
             "    return new_params, loss_fn(new_params)\n")},
         "fails": ["train_step_correctness"],
     },
+    "train_step_negated_loss": {
+        "why": "minimises the negated loss (a reward written as -MSE) and reports it: the steps climb the mean "
+               "squared error while the reported value falls; the chained-steps cell recomputes the loss from "
+               "the returned parameters and sees it rise",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p):\n"
+            "        return -jnp.mean((mlp_forward_batch(p, xs) - ys) ** 2)\n"
+            "    loss, grads = jax.value_and_grad(loss_fn)(params)\n"
+            "    return sgd_step(params, grads, lr), loss\n")},
+        "fails": ["train_step_correctness", "train_step_correctness_2"],
+    },
+    "train_step_fake_loss_on_wide_nets": {
+        "why": "an honest step on the narrow networks of the other cells, but on a hidden layer of 16 or more it "
+               "climbs the loss and reports a made-up, shrinking one (1 / (1 + loss)): the reported losses fall, "
+               "the loss of the returned parameters does not",
+        "cells": {"train_step": (
+            "def train_step(params, xs, ys, lr):\n"
+            "    def loss_fn(p):\n"
+            "        return jnp.mean((mlp_forward_batch(p, xs) - ys) ** 2)\n"
+            "    loss, grads = jax.value_and_grad(loss_fn)(params)\n"
+            "    if params[0]['W'].shape[0] < 16:\n"
+            "        return sgd_step(params, grads, lr), loss\n"
+            "    return sgd_step(params, grads, -lr), 1.0 / (1.0 + loss)\n")},
+        "fails": ["train_step_correctness_2"],
+    },
 }
 
 
