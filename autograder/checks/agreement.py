@@ -8,8 +8,9 @@ runs the program it traced, on the same inputs, and compares its results with th
 (performance checks: with the reference's, `timing.py`). Results that differ fail that check.
 
 Tolerances are loose on purpose (`TOLERANCE`): the two sides are the same computation, once fused
-by XLA and once op by op, and honest code differs only by rounding. A program that computes
-something else differs by far more. A function that also recognises the check's exact inputs and
+by XLA and once op by op, and honest code differs only by rounding; ill-conditioned honest code
+differs by more (third finite differences in float32: 0.2% between the fused and the op-by-op
+program). A program that computes something else differs by far more. A function that also recognises the check's exact inputs and
 lies eagerly on them too is caught only where those inputs are hidden (docs/SECURITY.md).
 """
 from __future__ import annotations
@@ -21,7 +22,7 @@ from jax import tree_util
 
 # Relative tolerance by dtype kind and size, applied to each leaf with an absolute floor of the
 # same fraction of the leaf's largest magnitude (cancellation in a fused sum moves small entries).
-TOLERANCE = {2: 2.0 ** -4, 4: 1e-3, 8: 1e-9}
+TOLERANCE = {2: 2.0 ** -4, 4: 1e-2, 8: 1e-6}
 # What the grader says when the program a check traced computes something else than a direct call
 # (`agreement.py`): fixed texts, so a hidden test may show them.
 TRACED_CAUSE = ("your function computes something else when jax.jit traces it than when it is called directly "
