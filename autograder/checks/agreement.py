@@ -45,6 +45,29 @@ def as_traced(args: tuple, kwargs: dict, static_argnums, static_argnames) -> tup
             {k: v if k in static_argnames else jaxify(v) for k, v in kwargs.items()})
 
 
+def perturbed(args: tuple, kwargs: dict, static_argnums, static_argnames) -> tuple[tuple, dict]:
+    """The arguments with every floating-point value outside the static ones moved (scaled by 0.5 to
+    1.5 and shifted by up to 0.25, the same way each time): a check's inputs are often degenerate
+    (all ones, all zeros), and on those a program that computes something else can agree with the
+    direct call by chance (ones squared any number of times are ones)."""
+    rng = np.random.default_rng(34)
+    nums = {n % len(args) for n in static_argnums} if args else set()
+
+    def move(leaf):
+        if type(leaf) is float:
+            return float(leaf * rng.uniform(0.5, 1.5) + rng.uniform(-0.25, 0.25))
+        if not isinstance(leaf, _ARRAY_TYPES) or not jnp.issubdtype(leaf.dtype, jnp.floating):
+            return leaf
+        host = np.asarray(leaf, np.float32)
+        moved = (host * rng.uniform(0.5, 1.5, host.shape) + rng.uniform(-0.25, 0.25, host.shape)).astype(np.float32)
+        return jnp.asarray(moved, leaf.dtype) if isinstance(leaf, jax.Array) else moved.astype(leaf.dtype)
+
+    def move_tree(tree):
+        return tree_util.tree_map(move, tree)
+    return (tuple(a if i in nums else move_tree(a) for i, a in enumerate(args)),
+            {k: v if k in static_argnames else move_tree(v) for k, v in kwargs.items()})
+
+
 def fresh_inputs(tree):
     """A copy of every array leaf of `tree`, so that a call that donates its arguments or writes
     into a NumPy argument cannot change the next call's inputs."""

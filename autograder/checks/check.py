@@ -370,7 +370,8 @@ def assert_no_large_intermediate(fn, args, max_elements, *, static_argnums=(), s
 
 # ---------------------------------------------------------------- effects
 def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_argnums=(), what=None):
-    """`fn` (jitted by default) prints `expected_lines` lines over `calls`, each matching `pattern`."""
+    """`fn` (jitted by default) prints `expected_lines` lines over `calls`, each matching `pattern`;
+    returns the lines (a test cell may compare them, e.g. with what the same calls print unjitted)."""
     import re
     name = getattr(fn, "__name__", "the function")
     result = plausible.verdict(gather(evidence.captured_stdout, fn, [tuple(c) for c in calls], jit,
@@ -392,6 +393,7 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
             if not re.fullmatch(pattern, ln.strip()):
                 _fail(title, f"line {ln!r} does not match {pattern!r}", fix="print exactly the format asked for",
                       category="output")
+    return lines
 
 
 def assert_no_key_reuse(fn, *args, what=None, **kwargs):

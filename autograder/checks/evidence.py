@@ -18,7 +18,7 @@ import numpy as np
 
 from .calls import _arg_signature, _parameter_names, _retrace_change, _static_of, call_context
 from . import keyuse
-from .agreement import as_traced, difference, fresh_inputs
+from .agreement import as_traced, difference, fresh_inputs, perturbed
 from .plain import NotPlainData, checked
 from .facts import describe_exception
 from .timing import compare_timings, time_against, timing_side  # noqa: F401  (probes, by name)
@@ -45,6 +45,15 @@ def _eager_difference(fn, args, kwargs, traced_out, static_argnums=(), static_ar
         return str(exc)
     return difference(traced_out, eager)
 
+def _moved_difference(fn, args, kwargs, traced_out, static_argnums, static_argnames) -> str | None:
+    """`_eager_difference` on `perturbed` inputs, said as such (None for a traced program that
+    could not run on them: the check's own inputs are what it judges)."""
+    if traced_out is None:
+        return None
+    found = _eager_difference(fn, args, kwargs, traced_out, static_argnums, static_argnames)
+    return f"on inputs of the same shapes with other values, {found}" if found else None
+
+
 # ---------------------------------------------------------------- probes
 def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transform=None):
     """Trace and run `jax.jit(fn)` once, or `jax.jit(transform(fn))` (e.g. `transform=jax.grad`).
@@ -59,7 +68,16 @@ def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transf
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(
             exc, call_context(fn, args, kwargs, static_argnums, static_argnames))}
-    return {"ok": True, "differs": _eager_difference(target, args, kwargs, out, static_argnums, static_argnames)}
+    differs = _eager_difference(target, args, kwargs, out, static_argnums, static_argnames)
+    if differs is None:   # and on inputs of the same shapes with other values
+        _, nums, names = _jit_source(target, static_argnums, static_argnames)
+        moved_args, moved_kwargs = perturbed(tuple(args), dict(kwargs or {}), nums, names)
+        try:
+            moved = _block(_jitted(target, static_argnums, static_argnames)(*moved_args, **moved_kwargs))
+        except Exception:
+            moved = None
+        differs = _moved_difference(target, moved_args, moved_kwargs, moved, static_argnums, static_argnames)
+    return {"ok": True, "differs": differs}
 
 
 def count_traces(fn, calls, static_argnums=(), static_argnames=()):
@@ -130,13 +148,21 @@ def traced_results(fn, args, kwargs=None, static_argnums=(), static_argnames=())
         traced = _jit_trace(_fresh_jit(fn, static_argnums, static_argnames), *args, **kwargs)
         summary = summarise_jaxpr(traced.jaxpr.jaxpr)
         dynamic = [a for i, a in enumerate(args) if i not in nums]
-        out = traced.lower().compile()(*fresh_inputs(tuple(dynamic)),
-                                       **fresh_inputs({k: v for k, v in kwargs.items() if k not in names}))
-        _block(out)
+        compiled = traced.lower().compile()
+        out = _block(compiled(*fresh_inputs(tuple(dynamic)),
+                              **fresh_inputs({k: v for k, v in kwargs.items() if k not in names})))
     except Exception as exc:
         return {"ok": False, "error": describe_exception(exc)}
-    return {"ok": True, **summary,
-            "differs": _eager_difference(fn, args, kwargs, out, static_argnums, static_argnames)}
+    differs = _eager_difference(fn, args, kwargs, out, static_argnums, static_argnames)
+    if differs is None:   # and on inputs of the same shapes with other values
+        moved_args, moved_kwargs = perturbed(tuple(args), kwargs, nums, names)
+        try:
+            moved = _block(compiled(*[a for i, a in enumerate(moved_args) if i not in nums],
+                                    **{k: v for k, v in moved_kwargs.items() if k not in names}))
+        except Exception:
+            moved = None
+        differs = _moved_difference(fn, moved_args, moved_kwargs, moved, static_argnums, static_argnames)
+    return {"ok": True, **summary, "differs": differs}
 
 
 def captured_stdout(fn, calls, jit=True, static_argnums=()):

@@ -17,9 +17,9 @@ wrapped:
   uint32 words), `rng_bit_generator` (the rbg and unsafe_rbg keys' bits, `jax.lax.rng_bit_generator`),
   and `philox2x32`, `philox4x32`, `threefry4x32`. One call consumes the keys its key operands hold
   (broadcast against each other, not against the counters).
-A key is its implementation and its data words, however it is held: a typed key, its `key_data`,
-the same words re-wrapped with `wrap_key_data` or given to `threefry_2x32` are one key (rbg and
-unsafe_rbg draw bits alike and count as one implementation). Reuse is one key consumed twice: two
+A key is its data words, however it is held and whatever implementation it is wrapped as: a typed
+key, its `key_data`, the same words re-wrapped with `wrap_key_data` (as the same, a copied or another
+implementation of the same width) or given to `threefry_2x32` are one key. Reuse is one key consumed twice: two
 draws, or a split and a draw, through any of these routes. `vmap` reaches a primitive with the
 whole batch of keys, and every key of the batch is one consumption (except `rng_bit_generator`,
 whose batching rule reads only the batch's first key: the others are not consumed, and not counted).
@@ -44,8 +44,7 @@ What the evidence cannot see, and so cannot flag:
   generators seeded from `key_data`, or in a host callback. Reading key data is not consuming it;
   only one of the PRNG primitives above hashing it is;
 - key data changed before it is hashed (`key_data(k) ^ 1`, one half of an rbg key given to
-  threefry_2x32, a threefry key's words wrapped as another implementation): a different key, not a
-  reuse, however correlated its bits;
+  threefry_2x32): a different key, not a reuse, however correlated its bits;
 - inside a PRNG implementation the student defines (`jax.extend.random.define_prng_impl`), which runs
   inside the watched primitive: whatever it does with the key words that primitive was given is that
   one consumption (none, for fold_in and seeds), even if it hashes them twice.
@@ -78,7 +77,10 @@ CONSUMERS = {"random_bits": "a random draw", "random_split": "jax.random.split",
 RAW = {"threefry2x32": (2, "threefry2x32"), "threefry4x32": (4, "threefry4x32"),
        "philox2x32": (1, "philox2x32"), "philox4x32": (2, "philox4x32"),
        "rng_bit_generator": (None, "rbg")}
-_SAME_KEYS = {"unsafe_rbg": "rbg"}   # implementations that draw bits from one key alike
+# A key's identity is its data words alone, whatever implementation holds them: the same words
+# wrapped as a copied or another implementation of the same width are the same key (red team:
+# `second_split_under_another_impl`); no honest program hashes one key's words with two algorithms.
+_WORDS = "words"
 _RAW_LABEL = "the {} primitive on raw key data"
 # Control flow that runs compiled at eval level when it cannot run in Python under disable_jit.
 _COMPILED_REGIONS = ("while", "scan", "cond")
@@ -156,22 +158,21 @@ def _site() -> dict | None:
 
 
 def _key_rows(keys) -> tuple:
-    """One identity per key of the (possibly batched) key array, its implementation and data; and
-    the data, one row per key."""
+    """One identity per key of the (possibly batched) key array (its data words); and the data, one
+    row per key."""
     if jax.dtypes.issubdtype(keys.dtype, jax.dtypes.prng_key):
-        impl, data = str(jax.random.key_impl(keys)), np.asarray(jax.random.key_data(keys))
-        impl = _SAME_KEYS.get(impl, impl)
+        data = np.asarray(jax.random.key_data(keys))
     else:   # a raw uint32 key reaching the primitive directly
-        impl, data = "raw", np.asarray(keys)
+        data = np.asarray(keys)
     count = int(np.prod(keys.shape)) if keys.shape else 1
     rows = data.reshape(count, -1)
-    return [(impl, row.tobytes()) for row in rows], rows
+    return [(_WORDS, row.tobytes()) for row in rows], rows
 
 
 def _raw_rows(name: str, args) -> tuple:
     """The keys one call of a raw PRNG primitive hashed: its key operands broadcast against each
     other only (not against the counters), one row per key, as `vmap` batches them."""
-    words, family = RAW[name]
+    words, _ = RAW[name]
     if words is None:
         data = np.asarray(args[0])
         rows = data.reshape(-1, data.shape[-1]) if data.ndim else data.reshape(1, 1)
@@ -179,7 +180,7 @@ def _raw_rows(name: str, args) -> tuple:
         parts = np.broadcast_arrays(*(np.asarray(a) for a in args[:words]))
         rows = np.stack(parts, axis=-1).reshape(-1, words)
     rows = np.ascontiguousarray(rows, dtype=np.uint32)
-    return [(family, row.tobytes()) for row in rows], rows
+    return [(_WORDS, row.tobytes()) for row in rows], rows
 
 
 def _integer_words(values) -> set:

@@ -32,10 +32,12 @@ from ..checks import plain
 MAX_FRAME = 512 * 2**20       # a reply larger than this is treated as a broken worker
 # A student's function returns about what it is given (an exercise's output is a small multiple of
 # its inputs; the course's largest, a 2048 x 2048 distance matrix, is 16 MB from 1 MB): the reply to
-# a call or a probe may have at most REPLY_MULTIPLE times its request's bytes, and at least
-# REPLY_FLOOR. The grader's memory for one reply is then bounded by what it sent, not by what the
-# worker chooses to send (a 440 MB reply took a grader from 0.4 GB to 1.25 GB).
+# a call or a probe may have REPLY_MULTIPLE times its request's bytes, at least REPLY_FLOOR and at
+# most REPLY_CAP, 4x the largest legitimate reply (a cap, so that a chain of calls that sends each
+# reply back cannot grow its own budget). The grader's memory for one reply is then bounded
+# whatever the worker chooses to send (a 440 MB reply took a grader from 0.4 GB to 1.25 GB).
 REPLY_FLOOR = 32 * 2**20
+REPLY_CAP = 64 * 2**20
 REPLY_MULTIPLE = 16
 MAX_NODES = 200_000
 MAX_DEPTH = 64
@@ -74,13 +76,13 @@ def reply_budget(op, request_bytes: int) -> int:
     their budget; the worker's own answers before student code (setup, the builder's compiles)
     to MAX_FRAME."""
     if op in ("call", "probe", "exec", "info"):
-        return min(MAX_FRAME, max(REPLY_FLOOR, REPLY_MULTIPLE * request_bytes))
+        return min(REPLY_CAP, max(REPLY_FLOOR, REPLY_MULTIPLE * request_bytes))
     return MAX_FRAME
 
 
 def over_budget(size: int, budget: int) -> str:
     return (f"sent a reply of {size / 2**20:.0f} MB, over this request's budget of {budget / 2**20:.0f} MB "
-            f"(at most {REPLY_MULTIPLE}x the request's size, at least {REPLY_FLOOR >> 20} MB)")
+            f"({REPLY_MULTIPLE}x the request's size, at least {REPLY_FLOOR >> 20} MB, at most {REPLY_CAP >> 20} MB)")
 
 
 def nonce_bytes(nonce) -> bytes:
