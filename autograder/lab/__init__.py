@@ -2,5 +2,6 @@
 
 - `selftest`    `autograder selftest`: the expected verdicts on this machine's backend
 - `labcheck`    `make labcheck`: one prepared check of a GPU machine; its stages in `stages`, how it
-                starts on a machine with no network in `bootstrap`, what they share in `common`
+                starts on a machine with no network in `bootstrap`, what they share in `common`,
+                its CPU scaling stage in `scaling`
 """

@@ -77,6 +77,11 @@ class Lab:
                 self.probes[(platforms, a)] = info
         return {a: self.probes[(platforms, a)] for a in assignments}
 
+    def batch_size(self) -> int:
+        """The notebooks of the self-test batch: each assignment's reference and rounds."""
+        from .selftest import load_cases, pack_cases
+        return sum(1 + len(pack_cases(load_cases(self.course, a))) for a in self.assignments)
+
     def limits(self, **kw):
         from ..sandbox.process import Limits
         # the batches a lab grades share a compile cache (on by default there): checked here too
@@ -255,6 +260,7 @@ class Lab:
         source = self.course.source / a / f"{a}.ipynb"
         subs = {"reference": notebook_with_cells(source), "round0": notebook_with_cells(source, cases[name]["cells"])}
         verdicts = {}
+        probes = {None: self.probe([a], None)[a]["backend"], "cpu": "cpu"}   # (and the title's card)
         for platforms in (None, "cpu"):
             folder = self.tmp / f"retrace-{platforms or 'default'}" / a
             paths = [self.write(folder, s, nb) for s, nb in subs.items()]
@@ -270,6 +276,8 @@ class Lab:
             st.expected += len(got)
             st.good += sum(v.as_expected for v in got)
             st.problems += [f"{label}: {v.case}: {v.detail}" for v in got if not v.as_expected]
+            if label != probes[platforms]:
+                st.problems.append(f"graded on {label} but JAX reports {probes[platforms]}")
         if st.detail["default"]["failed"] != st.detail["cpu"]["failed"]:
             st.problems.append(f"verdicts differ: {st.detail['default']['failed']} vs cpu {st.detail['cpu']['failed']}")
         st.backend = f"{st.detail['default']['backend']}+cpu"
