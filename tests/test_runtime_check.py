@@ -30,8 +30,8 @@ from jax import lax
 def same_work(x):
     return 2.0 * jnp.sin(x)
 
-def twenty_times_the_work(x):
-    return lax.fori_loop(0, 20, lambda i, v: jnp.sin(v), x) * 2.0
+def twenty_times_the_work(x):   # the same values as same_work, from 20 sines (XLA cannot tell them alike)
+    return 2.0 * lax.fori_loop(0, 20, lambda i, v: v + jnp.sin(x + i * 1e-30) / 20.0, jnp.zeros_like(x))
 
 def with_outer_product(x):
     return jnp.sin(x) * 2.0 + 0.0 * jnp.sum(jnp.outer(x, x), axis=1)

@@ -259,17 +259,14 @@ class WorkerProcess:
     def receive(self, nonce: str, timeout: float, make_handle) -> dict:
         """Read the reply to the request that `send` returned `nonce` for (see `request`).
 
-        The reply's nonce is read and compared first; only a reply to this request is read to its
-        end (into one buffer of its announced size) and decoded. Processes the worker left running
-        are found here, from /proc, and added to the reply's violations."""
+        The reply's nonce is read and compared first; only a reply to this request, within the
+        request's byte budget, is read to its end (into one buffer of its announced size) and
+        decoded. Processes the worker left running are found here and added to its violations."""
         from . import wire
         deadline = time.monotonic() + timeout
         size = int.from_bytes(self._read_exactly(4, deadline, timeout), "big")
-        budget = self._budgets.pop(nonce, wire.MAX_FRAME)
-        if size > budget or size < wire.NONCE_BYTES:   # refused before a byte of it is read
-            self.kill()
-            raise WorkerDied(wire.over_budget(size, budget) if size > budget else
-                             "wrote a malformed reply into the grader's channel (too short)")
+        if size < wire.NONCE_BYTES:
+            raise self.kill() or WorkerDied("wrote a malformed reply into the grader's channel (too short)")
         got = bytes(self._read_exactly(wire.NONCE_BYTES, deadline, timeout))
         if got != wire.nonce_bytes(nonce):
             self.kill()
@@ -277,6 +274,9 @@ class WorkerProcess:
                 raise ForgedReply("answered an earlier request twice: a forged reply was written "
                                   "into the grader's channel")
             raise ForgedReply("wrote a reply that does not belong to the grader's request into its channel")
+        budget = self._budgets.pop(nonce, wire.MAX_FRAME)
+        if size > budget:   # refused before the rest of it is read
+            raise self.kill() or WorkerDied(wire.over_budget(size, budget))
         payload = self._read_exactly(size - wire.NONCE_BYTES, deadline, timeout)
         try:
             reply = wire.decode_reply(payload, make_handle)

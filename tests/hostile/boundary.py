@@ -11,7 +11,8 @@ two bystanders. The victim's test cells are ordered correctness (2 points, with 
 performance (1, hidden reference), jit (1), retrace (1), structure (1: the jaxpr holds `mul`). Each
 attack starts from an honest but imperfect victim and tries to earn more than it:
 
-  WRONG_VALUES  k * x + 1            earns 4 (everything but correctness)
+  WRONG_VALUES  k * x + 1            earns 3 (jit, retrace, structure: since issue 34 a performance
+                                     check compares the timed values with the reference's)
   NONJIT        Python `if` on k     earns 2 (correctness only)
   RETRACING     k static in its jit  earns 5 (everything but retrace)
   NO_MUL        x / (1 / k)          earns 5 (everything but structure)
@@ -37,7 +38,7 @@ RETRACING = "import jax\ndef _v(x, k):\n    return k * x\nvictim = jax.jit(_v, s
 NO_MUL = "def victim(x, k):\n    return x / (1.0 / k)\n"
 RIGHT = "def victim(x, k):\n    return k * x\n"
 
-HONEST = {"WRONG_VALUES": 4.0, "NONJIT": 2.0, "RETRACING": 5.0, "NO_MUL": 5.0, "RIGHT": 6.0}
+HONEST = {"WRONG_VALUES": 3.0, "NONJIT": 2.0, "RETRACING": 5.0, "NO_MUL": 5.0, "RIGHT": 6.0}
 
 # Walk up from the student's frame to the grader's objects (the worker, a probe's locals).
 _FRAME_WALK = (
@@ -168,12 +169,13 @@ ATTACKS = {
                  "    return k * x\n"),
         "BEFORE": "the hidden input, spelled as the exception's class name, was in the JSON message"},
     "return_the_input": {
-        "class": 3, "victim": HONEST["WRONG_VALUES"], "leak": True,
+        "class": 3, "victim": 4.0, "leak": True,
         "cell": ("import jax.numpy as jnp\ndef victim(x, k):\n"
                  "    if isinstance(k, float) and k not in (2.0, -1.0, -3.0):\n"
                  "        return jnp.concatenate([x[:-1], jnp.asarray([k], x.dtype)])\n"
                  "    return k * x\n"),
         "BEFORE": "the hidden input came back as the 'actual' values of the correctness message"},
+    # (4 points: right on every input but the hidden one, the timed one included)
     "steal_the_performance_reference": {
         "class": 3, "victim": 0.0, "integrity": True, "leak": True,
         "cell": _FRAME_WALK + (
