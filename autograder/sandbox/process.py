@@ -259,14 +259,14 @@ class WorkerProcess:
     def receive(self, nonce: str, timeout: float, make_handle) -> dict:
         """Read the reply to the request that `send` returned `nonce` for (see `request`).
 
-        The reply's nonce is read and compared first; only a reply to this request, within the
-        request's byte budget, is read to its end (into one buffer of its announced size) and
-        decoded. Processes the worker left running are found here and added to its violations."""
+        The nonce is read and compared first; only a reply to this request, within its byte budget,
+        is read to its end (one buffer) and decoded. Leftover processes are added to its violations."""
         from . import wire
         deadline = time.monotonic() + timeout
         size = int.from_bytes(self._read_exactly(4, deadline, timeout), "big")
-        if size < wire.NONCE_BYTES:
-            raise self.kill() or WorkerDied("wrote a malformed reply into the grader's channel (too short)")
+        if size < wire.NONCE_BYTES or size > wire.MAX_FRAME:
+            raise self.kill() or WorkerDied("wrote a malformed reply into the grader's channel (too short)"
+                                            if size < wire.NONCE_BYTES else wire.over_budget(size, wire.MAX_FRAME))
         got = bytes(self._read_exactly(wire.NONCE_BYTES, deadline, timeout))
         if got != wire.nonce_bytes(nonce):
             self.kill()
