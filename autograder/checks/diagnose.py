@@ -5,15 +5,31 @@ the sandboxed worker under the CLI) and the verdict is written in the grader:
 
 - `facts.py` (where the exception happened): `describe_exception` turns it into plain data;
 - `rules.py` (anywhere, on that data): `explain` and `explain_retrace`, the ordered rule tables;
-- this module: the lines of a failure message built from both.
+- `trials.py` (also where the exception happened): the fixes a matched rule can confirm, tried
+  on the student's own values with `jax.eval_shape` before the message tells them;
+- this module: the description with its trial (`describe_exception`), and the lines of a failure
+  message built from both.
 
-The names of the other two are re-exported here, where the rest of the package imports them.
+The names of the other modules are re-exported here, where the rest of the package imports them.
 """
 from __future__ import annotations
 
-from .facts import describe_exception, is_student_frame  # noqa: F401  (re-exported)
+from . import facts, trials
+from .facts import is_student_frame  # noqa: F401  (re-exported)
 from .rules import RULES, explain, explain_retrace, explain_static, match  # noqa: F401
 from .text import scrub, shorten  # noqa: F401
+
+
+def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
+    """`facts.describe_exception`, plus `trial`: which candidate fixes of the matched rule traced on
+    the student's own values (`trials.attempt`; absent when the rule has none or none could run)."""
+    desc = facts.describe_exception(exc, call)
+    rule = match(desc)
+    if rule is not None:
+        trial = trials.attempt(rule.name, desc, exc)
+        if trial:
+            desc["trial"] = trial
+    return desc
 
 
 def where_text(desc: dict) -> str:

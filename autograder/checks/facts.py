@@ -170,6 +170,7 @@ def _names_a_function(node, frame) -> bool:
 
 
 _TRANSFORMS = ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "pmap")
+_TRANSFORM_CALL = re.compile(r"\b(vmap|grad|value_and_grad|jacfwd|jacrev|hessian|pmap|jvp|vjp|jit|shard_map)\(")
 
 
 def _transformed_call(node: ast.Call) -> dict:
@@ -182,7 +183,8 @@ def _transformed_call(node: ast.Call) -> dict:
             "in_axes": next((ast.unparse(k.value) for k in inner.keywords if k.arg == "in_axes"),
                             ast.unparse(inner.args[1]) if len(inner.args) > 1 else ""),
             "args": [ast.unparse(a) for a in node.args],
-            "starred": any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords)}
+            "starred": any(isinstance(a, ast.Starred) for a in node.args) or bool(node.keywords),
+            "line": node.lineno}
 
 
 def _expression_facts(expr, frame) -> dict:
@@ -263,6 +265,11 @@ def _read_statement(filename: str, lineno: int, frame=None) -> dict:
     facts = {"kind": kind, "line": lineno}
     if expr is not None:
         facts.update(_expression_facts(expr, frame))
+        on_line = next((n for n in ast.walk(expr) if isinstance(n, (ast.Call, ast.BinOp, ast.Lambda))
+                        and n.lineno == lineno), None)
+        if on_line is not None:      # the outermost call or operation that starts on the failing line
+            facts["at_line"] = shorten(ast.get_source_segment(
+                "".join(linecache.getlines(filename)), on_line) or "", 600)
         try:
             facts["source"] = shorten(ast.get_source_segment("".join(linecache.getlines(filename)), expr) or "", 300)
         except Exception:
@@ -340,7 +347,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     """
     names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
     message = str(exc)
-    where, frame = None, None
+    where, frame, transforms = None, None, []
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -348,6 +355,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
             lineno = tb.tb_lineno
             linecache.checkcache(code.co_filename)
             line = linecache.getline(code.co_filename, lineno).strip()
+            transforms += _TRANSFORM_CALL.findall(line)
             where = {"file": os.path.basename(code.co_filename), "line": lineno, "code": line,
                      "function": code.co_name, "path": code.co_filename}
             frame = tb.tb_frame
@@ -380,6 +388,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
         "from_operations": "became a tracer due to JAX operations" in message,
         "traced_args": traced_args,
         "call": call or {},
+        "transforms": list(dict.fromkeys(transforms)),   # those the student's lines call, outermost first
     }
 
 

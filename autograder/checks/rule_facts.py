@@ -69,6 +69,12 @@ class Facts:
         return None
 
     @property
+    def trial(self) -> dict:
+        """Which candidate fixes traced on the student's values (`trials.attempt`), or {}."""
+        trial = self.desc.get("trial")
+        return trial if isinstance(trial, dict) else {}
+
+    @property
     def code(self) -> str:
         return (self.desc.get("where") or {}).get("code", "")
 

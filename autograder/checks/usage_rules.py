@@ -8,9 +8,12 @@ in its cause and fix. Part of the one rule table of `rules.py` (`RULES`), in its
 """
 from __future__ import annotations
 
-from .rule_facts import Rule
+import dataclasses
+
+from .rule_facts import Facts, Rule
+from .trial_texts import broadcast_fix, carry_fix, guess, method_fix, vmap_fix
 from .usage_texts import (  # the builders the rules name
-    _TEXT, _branch_cause, _branch_fix, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
+    _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
     _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
@@ -18,23 +21,49 @@ from .usage_texts import (  # the builders the rules name
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
 
+
+def _vmap_tried(fallback, principle=""):
+    """A vmap rule's fix, confirmed by the `in_axes` that traced on the student's values, or
+    replaced by them after the rule's `principle` (what holds whatever the fix)."""
+    def text(part, f):
+        return part(f) if callable(part) else part
+    return lambda f: vmap_fix(f, _call(f, "vmap"), text(fallback, f), text(principle, f))
+
+
+def _carry_tried(f: Facts) -> str:
+    _, component, before, after = _carry(f)
+    return carry_fix(f, component, before, after, "dtypes do not match" in f.text, _carry_fix(f))
+
+
+def _method_tried(fallback):
+    """The fix for an object JAX cannot trace, confirmed by the `argnums`/`static_argnums` that
+    traced where the transform is called on the line."""
+    def fix(f: Facts) -> str:
+        call = next((c for c in f.stmt.get("transformed", [])
+                     if c.get("transform") in ("grad", "value_and_grad", "vmap", "jit")), {})
+        return method_fix(f, call, fallback(f))
+    return fix
+
 USAGE_RULES: list[Rule] = [
     # ---- vmap
     Rule("vmap-sizes", lambda f: f.says(r"^vmap got inconsistent sizes for array axes to be mapped"),
-         _vmap_sizes_cause, _vmap_sizes_fix),
+         _vmap_sizes_cause, _vmap_tried(_vmap_sizes_fix, "map each argument along the axis that holds the batch, "
+                                                          "or pass it whole with `None`")),
     Rule("vmap-in-axes-count", lambda f: f.says(r"^vmap in_axes must be an int, None, or a tuple of entries"),
          lambda f: (f"`in_axes` has {_m(f, 'in_axes_len', default='a different number of')} "
                     f"entries but the function was called with {_m(f, 'args_len', default='more')} "
                     f"positional arguments"),
-         _in_axes_count_fix),
+         _vmap_tried(_in_axes_count_fix, lambda f: (f"give `in_axes` one entry per positional argument "
+                                                    f"({_m(f, 'args_len', default='one per argument')} here)"))),
     Rule("vmap-in-axes-tree", lambda f: f.says(r"^vmap in_axes specification must be a tree prefix"),
          "`in_axes` gives a container where the argument does not have that structure: each entry of `in_axes` "
          "is one axis (an int) or `None` for one argument, or a pytree of those mirroring a pytree argument",
-         _in_axes_tree_fix),
+         _vmap_tried(_in_axes_tree_fix, "give `in_axes` one entry per positional argument, and a container "
+                                        "only where it mirrors its argument entry for entry")),
     Rule("vmap-rank", lambda f: f.says(r"^vmap was requested to map its argument along axis"),
          lambda f: (f"`jax.vmap` was asked to map axis {_m(f, 'rank_axis')} of an argument "
                     f"of shape {_m(f, 'rank_shape')}, which has no such axis"),
-         _vmap_rank_fix),
+         _vmap_tried(_vmap_rank_fix, "map along an axis it has, or pass it whole with `None`")),
     Rule("vmap-out-axes", lambda f: f.says(r"^vmap out_axes specification must be a tree prefix"),
          "`out_axes` does not match the structure of the function's outputs", _out_axes_fix),
     Rule("vmap-out-axes-batched", lambda f: f.says(r"^at vmap out_axes\S*, got axis spec None but output was batched"),
@@ -44,7 +73,8 @@ USAGE_RULES: list[Rule] = [
                     f"`out_axes=0` for all); keep `None` only for outputs computed from unmapped arguments alone")),
     Rule("vmap-all-none", lambda f: f.says(r"^vmap must have at least one non-None value in in_axes"),
          "every entry of `in_axes` is `None`, so there is no axis to map and no batch size",
-         "map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`"),
+         _vmap_tried("map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`",
+                     "map at least one argument (or give the batch size with `axis_size=`)")),
     Rule("vmap-python-if", lambda f: f.is_("TracerBoolConversionError") and f.says(r"BatchTracer"),
          "a Python `if` (or `and`/`or`/`while`) on a value that `jax.vmap` maps: each example has its own value, "
          "so Python cannot pick one branch for the whole batch",
@@ -83,7 +113,7 @@ USAGE_RULES: list[Rule] = [
          "`jax.jacfwd` / `jax.jvp` (`holomorphic=True` if the function is holomorphic)"),
     # ---- loops
     Rule("loop-carry-type", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have equal types"),
-         _carry_cause, _carry_fix),
+         _carry_cause, _carry_tried),
     Rule("loop-carry-structure", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have the same pytree structure"),
          _carry_structure_cause,
          "return the carry with the containers it came in with (the same tuple length, dict keys); put "
@@ -135,7 +165,7 @@ USAGE_RULES: list[Rule] = [
                                                 r"(Argument|Output from batched function) .* is not a valid JAX type)")
          and _is_user_class(f),
          lambda f: f"JAX does not know how to find the arrays inside a `{_unregistered(f)}` object (the class is not a registered pytree)",
-         _unregistered_fix),
+         _method_tried(_unregistered_fix)),
     Rule("non-array-argument", lambda f: f.says(r"(?s)^Error interpreting argument to .* as an abstract array")
          and f.says(r"problematic value is of type <class '(str|function|type|NoneType|builtin_function_or_method)'>"),
          lambda f: (f"`{_m(f, 'arg_path', default='an argument')}` is a {_m(f, 'value_type', default='Python value')}, "
@@ -214,8 +244,9 @@ USAGE_RULES: list[Rule] = [
     Rule("broadcast", lambda f: f.says(_BROADCAST),
          lambda f: (f"arrays of shapes {_shapes_in(f)} cannot be combined elementwise: broadcasting lines shapes up "
                     f"from the last axis, and each pair of sizes must be equal or 1"),
-         "give one of them an axis of size 1 where the other has its own: `a[:, None]` (a column) or "
-         "`keepdims=True` on the reduction that made it, or transpose the one whose axes are swapped"),
+         lambda f: broadcast_fix(f, "give one of them an axis of size 1 where the other has its own: `a[:, None]` "
+                                    "(a column) or `keepdims=True` on the reduction that made it, or transpose "
+                                    "the one whose axes are swapped")),
     Rule("concatenate", lambda f: f.says(r"^Cannot concatenate arrays with (shapes that differ|different numbers of dim)"),
          lambda f: (f"arrays of shapes {_m(f, 'concat_ndims')} have different numbers of axes"
                     if f.says("different numbers of dim") else
@@ -247,3 +278,35 @@ USAGE_RULES: list[Rule] = [
                     f"replaces have {_first(_TEXT['set_types'], f.text, 2)}"),
          "give it the shape of the entries it replaces: slice or reshape the value (or index more entries)"),
 ]
+
+
+# ---- a vmap error raised inside another transformation's machinery (jacfwd, jacrev and hessian
+# map over directions with vmap): told as that transformation's, not as a vmap the student wrote
+_BUILT_ON_VMAP = ("jacfwd", "jacrev", "hessian")
+
+
+def _inside(f: Facts) -> str:
+    """The transformation the student wrote whose own vmap raised, or ''."""
+    written = f.desc.get("transforms") or []
+    if "vmap" in written:
+        return ""
+    return next((t for t in written if t in _BUILT_ON_VMAP), "")
+
+
+def _attributed(rule: Rule) -> Rule:
+    def cause(f: Facts) -> str:
+        outer = _inside(f)
+        said = rule.cause(f) if callable(rule.cause) else rule.cause
+        return (f"`jax.{outer}` computes its derivative with a `jax.vmap` of its own, and that vmap raised "
+                f"this (you wrote no vmap here): {said}") if outer else said
+
+    def fix(f: Facts) -> str:
+        outer = _inside(f)
+        if outer:
+            return guess(f"look at what `jax.{outer}` is given: the function's inputs and outputs must be arrays "
+                         f"(or containers of arrays) of fixed shapes; `in_axes` is not yours to change here")
+        return rule.fix(f) if callable(rule.fix) else rule.fix
+    return dataclasses.replace(rule, cause=cause, fix=fix)
+
+
+USAGE_RULES = [_attributed(r) if r.name.startswith("vmap-") else r for r in USAGE_RULES]

@@ -8,6 +8,7 @@ import ast
 import re
 
 from .rule_facts import Facts
+from .trial_texts import GUESS
 
 _SIZE_LINE = re.compile(r"(?:one axis had size|most axes \(\d+ of them\) had size) (\d+)"
                         r"(?:, e\.g\.|:) axis (\d+) of (?:argument )?(\S+) of type (\S+?);?$", re.M)
@@ -21,11 +22,11 @@ def _first(pattern: str, text: str, group: int = 1, default: str = "") -> str:
 
 
 def _call(f: Facts, transform: str) -> dict:
-    """The `jax.<transform>(fn, ...)(args)` call on the student's line, if it is written there."""
-    for t in f.stmt.get("transformed", []):
-        if t["transform"] == transform:
-            return t
-    return {}
+    """The `jax.<transform>(fn, ...)(args)` call on the student's line, if it is written there (the
+    one that starts on the failing line first, in a statement that spans several)."""
+    calls = [t for t in f.stmt.get("transformed", []) if t["transform"] == transform]
+    on_line = [t for t in calls if t.get("line") == f.stmt.get("line")]
+    return (on_line or calls or [{}])[0]
 
 
 def _top(name: str) -> str:
@@ -293,8 +294,11 @@ def _tree_fix(f: Facts) -> str:
         a = _kind(_first(r"has a subtree of type\s+(<class '[\w.]+'>)", f.text))
         b = _kind(_first(r"subtree of different type\s+(<class '[\w.]+'>)", f.text))
         if "`None`" in (a, b):
-            return (f"give the trees the same structure{where}: `None` is an empty subtree in JAX, not a "
-                    f"leaf; use the same entries in both (e.g. zeros instead of `None`)")
+            return (f"{GUESS}give the trees the same structure{where}: `None` is an "
+                    f"empty subtree in JAX, not a leaf. If it means \"no value here\" (a mask, an optional entry), "
+                    f"pass `is_leaf=lambda x: x is None` to `jax.tree.map` so your function receives it, or "
+                    f"write a value of the other tree's kind there (`False` in a boolean mask); if nothing is "
+                    f"there in either tree, write `None` in both")
         if "an array" in (a, b):
             hint = ("; if one of them is a gradient, check that `jax.grad` differentiates the argument that "
                     "holds the parameters: give its position with `argnums=`" if "grad" in f.code else "")

@@ -39,6 +39,9 @@ def error_case(*, args, **_):
     return register
 """
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+# How a fix the checks could not try on the student's values begins (`trial_texts.GUESS`; written
+# here too, so that an older version of the checks, which has no such module, can be measured)
+GUESS = "a guess, not tried on your values: "
 
 
 def batch_of(case: ErrorCase) -> str:
@@ -85,6 +88,16 @@ class Told:
     kernel: str = ""
     grader: str = ""
     problems: list = field(default_factory=list)
+
+    def verdict(self, where: str) -> str:
+        """`told` (a fix line gives the case's fix category), `wrong` (a fix line instructs something
+        else: the message's fix, applied, would not be the maintainers'; each is read by hand to see
+        whether it would still fail), or `missing` (no fix line, or only guesses, marked as such by
+        `trial_texts.GUESS`, that miss)."""
+        if self.tells(where):
+            return "told"
+        fixes = re.findall(r"^\s*fix: (.*)$", getattr(self, where), re.M)
+        return "wrong" if any(not fix.startswith(GUESS) for fix in fixes) else "missing"
 
     def tells(self, where: str) -> bool:
         """Whether a `fix:` line of what `where` said gives the case's fix category (JAX's text and the

@@ -28,6 +28,9 @@ def main():
     ap.add_argument("--failures", action="store_true", help="print the messages that missed")
     ap.add_argument("--heldout", action="store_true",
                     help="the held-out cases (heldout_mistakes.py), not the corpus the rules were written against")
+    ap.add_argument("--batch", metavar="NAME", action="append",
+                    help="errors outside jit of these batches only (sample, heldout, heldout_2, ...), no jit or "
+                         "retrace corpus")
     ap.add_argument("--json", metavar="FILE",
                     help="also write, for each case outside jit, its family, batch and where it was told its fix")
     ap.add_argument("--before", metavar="FILE",
@@ -35,25 +38,33 @@ def main():
     a = ap.parse_args()
     import autograder
     print(f"checks from {Path(autograder.__file__).parent}")
-    jit, retrace = corpus.run_all(a.heldout)
-    print("\njit failures (check.assert_jittable)\n")
-    print(corpus.rate_table(jit, with_line=True))
-    print("\nretraces (check.assert_max_traces)\n")
-    print(corpus.rate_table(retrace, with_line=False))
-    s = corpus.summary(jit, retrace)
-    print(f"\njit: {s['jit_cases']} cases, fix {s['jit_fix_rate']:.0%}, line {s['jit_line_rate']:.0%}; "
-          f"retrace: {s['retrace_cases']} cases, fix {s['retrace_fix_rate']:.0%}")
-    told = error_runs.run_all(a.heldout)
+    jit, retrace = [], []
+    if a.batch:
+        chosen = error_runs.load(False) + error_runs.load(True)
+        told = error_runs.run_all(cases=[c for c in chosen if error_runs.batch_of(c) in a.batch])
+    else:
+        jit, retrace = corpus.run_all(a.heldout)
+        print("\njit failures (check.assert_jittable)\n")
+        print(corpus.rate_table(jit, with_line=True))
+        print("\nretraces (check.assert_max_traces)\n")
+        print(corpus.rate_table(retrace, with_line=False))
+        s = corpus.summary(jit, retrace)
+        print(f"\njit: {s['jit_cases']} cases, fix {s['jit_fix_rate']:.0%}, line {s['jit_line_rate']:.0%}; "
+              f"retrace: {s['retrace_cases']} cases, fix {s['retrace_fix_rate']:.0%}")
+        told = error_runs.run_all(a.heldout)
     print("\nerrors outside jit (vmap, grad, loops, branches, pytrees, keys, custom rules, shapes)\n")
     print(error_runs.rate_table(told))
-    if a.heldout:
+    if a.heldout or a.batch:
         print("\nheld out, by batch\n")
         print(error_runs.rate_table(told, by=lambda t: error_runs.batch_of(t.case)).replace("| family |", "| batch |"))
     if a.json:
         import json
         Path(a.json).write_text(json.dumps([{"case": t.case.name, "family": t.case.family,
                                              "batch": error_runs.batch_of(t.case), "kernel": t.tells("kernel"),
-                                             "grader": t.tells("grader")} for t in told], indent=1))
+                                             "grader": t.tells("grader"),
+                                             "verdict": {w: t.verdict(w) for w in ("kernel", "grader")},
+                                             "said": {"kernel": t.kernel, "grader": t.grader}}
+                                            for t in told], indent=1))
     if a.before:
         import json
         before = {row["case"]: row for row in json.loads(Path(a.before).read_text())}
@@ -61,6 +72,11 @@ def main():
         print(error_runs.before_after_table(told, before))
     r = error_runs.rates(told)
     print(f"\nerrors: {len(told)} cases, kernel {r['kernel']:.0%}, grader {r['grader']:.0%}")
+    for where in ("kernel", "grader"):
+        verdicts = [t.verdict(where) for t in told]
+        wrong = [t.case.name for t in told if t.verdict(where) == "wrong"]
+        print(f"{where}: told {verdicts.count('told')}, missing {verdicts.count('missing')}, "
+              f"wrong {len(wrong)} {wrong if wrong else ''}")
     if a.failures:
         for t in told:
             if t.problems:

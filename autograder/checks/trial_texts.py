@@ -1,0 +1,147 @@
+"""The fix a rule gives once its trial has run (`trials.py`): what traced on the student's values,
+quoted as their own call; or, where nothing could be tried, the rule's own fix offered as a guess.
+
+Three forms of a `fix:` line, and what each promises:
+- `this traces on your values: ...`, or the rule's own fix followed by `(tried on your values: this
+  traces)`: the candidate was traced by `jax.eval_shape` on the student's own arguments (their
+  shapes, dtypes and containers) and raised nothing;
+- a plain instruction: rules without a trial, whose fix follows from JAX's message alone;
+- `a guess, not tried on your values: ...` (`GUESS`): a rule that could not confirm its fix (the
+  call is not written on the failing line, its values were tracers, or the trial ran out of time).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .rule_facts import Facts
+
+GUESS = "a guess, not tried on your values: "
+TRACES = "this traces on your values: "
+CONFIRMED = " (tried on your values: this traces)"
+
+
+def guess(text: str) -> str:
+    return GUESS + text
+
+
+def _tried(f: Facts, kind: str) -> dict:
+    t = f.trial
+    if t.get("kind") != kind or not isinstance(t.get("labels"), list):
+        return {}
+    labels = t["labels"]
+    t = dict(t, traced=[i for i in t.get("traced", []) if type(i) is int and 0 <= i < len(labels)])
+    return t
+
+
+def _literal(text: str):
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        return None
+
+
+def _distance(candidate, given, n: int) -> int:
+    """How many `in_axes` entries a candidate changes from what the student wrote (a bare int or
+    nothing written counts as that int, or 0, for every argument)."""
+    if not isinstance(given, (tuple, list)):
+        given = (0 if given is None else given,) * n
+    return sum(1 for i, entry in enumerate(candidate) if i >= len(given) or entry != given[i])
+
+
+def _proposed(fallback: str, n: int):
+    """The first `in_axes=...` a rule's own fix proposes, as a tuple of `n` entries (None if none)."""
+    m = re.search(r"in_axes=([^`]+)`", fallback)
+    text = m.group(1) if m else ""
+    while text:
+        value = _literal(text)
+        if value is not None or text.strip() == "None":
+            if isinstance(value, (tuple, list)):
+                return tuple(value)
+            return (value,) * n
+        if not text.endswith(")"):
+            return None
+        text = text[:-1]
+    return None
+
+
+def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
+    """The rule's own fix when its `in_axes` traced ("this traces"); else the `in_axes` that traced
+    with the fewest changes to the student's own (those tied, up to three), after the rule's
+    `principle`; else, nothing having traced (a container argument may need an `in_axes` per entry,
+    which is not among the candidates), the rule's fix as a guess."""
+    t = _tried(f, "vmap")
+    if not t:
+        return guess(fallback)
+    fn = call.get("fn") or "f"
+    fn = fn if len(fn) <= 40 else "f"
+    args = ", ".join(call.get("args", []))
+    n = len(call.get("args", []))
+    traced = {i: _literal(t["labels"][i]) for i in t["traced"]}
+    traced = {i: tuple(v) for i, v in traced.items() if isinstance(v, (tuple, list))}
+    if not traced:
+        return guess(fallback)
+    if _proposed(fallback, n) in traced.values():
+        return fallback + CONFIRMED
+    given = _literal(t.get("given") or "") if t.get("given") else None
+    rank = {i: (_distance(v, given, n), sum(e is None for e in v)) for i, v in traced.items()}
+    best = min(rank.values())
+    near = sorted(i for i in traced if rank[i] == best)[:3]
+    first = f"`jax.vmap({fn}, in_axes={t['labels'][near[0]]})({args})`"
+    others = "".join(f"; so does `in_axes={t['labels'][i]}`" for i in near[1:])
+    pick = " (pick the one that maps the axis holding your examples)" if others else ""
+    lead = f"{principle}; " if principle else ""
+    return (f"{lead}{TRACES}{first}{others}{pick} (in `in_axes`, `None` passes an argument whole to every "
+            f"call, a number is the axis that holds the batch)")
+
+
+def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: bool, fallback: str) -> str:
+    """KEEP (the body's new carry made like the start) and START (the start made like the body's
+    output) as they traced; a shape that grows traces neither, and the fallback (allocate at full
+    size) is then what the trial supports."""
+    from .trial_plans import KEEP, START
+    t = _tried(f, "carry")
+    if not t:
+        return guess(fallback)
+    traced = {t["labels"][i] for i in t["traced"]}
+    if dtype_changed:
+        dtype = lambda aval: {"f32": "float32", "i32": "int32"}.get(aval.split("[")[0], aval.split("[")[0])  # noqa: E731
+        ways = []
+        if KEEP in traced:
+            ways.append(f"cast the new value back with `.astype(jnp.{dtype(before)})` in the body")
+        if START in traced:
+            ways.append(f"start `{component}` with the dtype the body produces, "
+                        f"`.astype(jnp.{dtype(after)})` on the initial value")
+        return TRACES + "; or ".join(ways) if ways else (fallback if t.get("complete") else guess(fallback))
+    if KEEP in traced:
+        return (f"{TRACES}the body's new `{component}` reshaped back to {before} before it is returned "
+                f"(`jnp.squeeze(...)`, `[0]` or `.reshape(...)` on the value that gained an axis of size 1), "
+                f"so the carry keeps one fixed shape")
+    if START in traced:
+        return f"{TRACES}starting `{component}` with the shape the body returns, {after} (reshape the initial value)"
+    return fallback if t.get("complete") else guess(fallback)
+
+
+def broadcast_fix(f: Facts, fallback: str) -> str:
+    t = _tried(f, "broadcast")
+    if not t:
+        return guess(fallback)
+    traced = [t["labels"][i] for i in t["traced"]][:3]
+    if traced:
+        listed = " or ".join(f"`{text}`" for text in traced)
+        which = " (they give different shapes: pick the one whose axes mean what you want)" if len(traced) > 1 else ""
+        return f"{TRACES}{listed}{which}"
+    return guess(fallback)
+
+
+def method_fix(f: Facts, call: dict, fallback: str) -> str:
+    """A transform given a method or a function whose argument is an object JAX cannot trace: the
+    `argnums=` (grad), `static_argnums=` (jit) or `in_axes` (vmap) that traced, as the student's call."""
+    t = _tried(f, "method")
+    if not t or not t["traced"]:
+        return guess(fallback) if not (t and t.get("complete")) else fallback
+    fn, transform = call.get("fn") or "f", call.get("transform", "grad")
+    args = ", ".join(call.get("args", []))
+    setting = t["labels"][t["traced"][0]]
+    return (f"{TRACES}`jax.{transform}({fn}, {setting})({args})`: the object is passed along as it is, "
+            f"and JAX works only with the arrays of the other arguments; or {fallback}")
