@@ -1,12 +1,13 @@
-"""What the kernel's explanation hook costs a student: a cell's round trip in a real kernel, with the
-hook and without, in the same kernel and the same run.
+"""What the kernel's explanation hook costs a student: a cell's round trip in a real kernel, without
+the hook, with it (trials off) and with it (trials on: candidate fixes traced in a forked child,
+`checks/trials.py`), in the same kernel and the same run.
 
     .venv/bin/python benchmarks/kernel_hook.py [--repeats 40]
 
-Three cells, each run `--repeats` times before `from autograder import check` (no hook) and as many
-times after (hook installed): one that succeeds (the hook returns at once), one that raises a JAX
-error a rule explains (the hook describes the exception, matches the rules and prints two lines),
-and one that raises an error no rule knows. Prints the median round trip of each and the ratio.
+Each cell runs `--repeats` times in each setting: one that succeeds (the hook returns at once), JAX
+errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), and one
+error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+cell without the hook.
 """
 from __future__ import annotations
 
@@ -19,12 +20,17 @@ os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
 CELLS = {
     "succeeds": "jnp.sum(xs @ w)",
-    "vmap error (explained)": "jax.vmap(predict)(w, xs)",
+    "vmap error (explained, tried)": "jax.vmap(predict)(w, xs)",
+    "scan carry error (explained, tried)": "lax.scan(step, 0.0, xs)",
+    "broadcast error (explained, tried)": "w - xs[:, 0]",
+    "key from an int (explained, no trial)": "jax.random.normal(3, (2,))",
     "KeyError (no rule)": "{}['missing']",
 }
-SETUP = ("import jax, jax.numpy as jnp\n"
+SETUP = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"
          "def predict(w, x):\n    return jnp.tanh(x @ w)\n"
+         "def step(c, x):\n    return c + x[:1], c\n"
          "w, xs = jnp.ones(3), jnp.ones((8, 3))\n")
+TRIALS = "import autograder.checks.trials as _t; _t.ENABLED = {}"
 
 
 def round_trips(client, code: str, repeats: int) -> list[float]:
@@ -46,17 +52,22 @@ def main():
         client.execute_interactive(SETUP, timeout=120, output_hook=lambda msg: None)
         for code in CELLS.values():                       # warm: JAX compiles once, outside the timing
             client.execute_interactive(code, timeout=120, output_hook=lambda msg: None)
-        without = {name: round_trips(client, code, a.repeats) for name, code in CELLS.items()}
+        runs = {"without the hook": {name: round_trips(client, code, a.repeats) for name, code in CELLS.items()}}
         client.execute_interactive("from autograder import check", timeout=120, output_hook=lambda msg: None)
-        with_hook = {name: round_trips(client, code, a.repeats) for name, code in CELLS.items()}
+        for setting, on in (("hook, trials off", False), ("hook, trials on", True)):
+            client.execute_interactive(TRIALS.format(on), timeout=60, output_hook=lambda msg: None)
+            runs[setting] = {name: round_trips(client, code, a.repeats) for name, code in CELLS.items()}
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
-    print(f"| cell | without the hook (median of {a.repeats}) | with the hook | ratio |")
-    print("|---|---|---|---|")
+    print(f"| cell | " + " | ".join(f"{s} (median / worst of {a.repeats})" for s in runs) + " |")
+    print("|---|" + "---|" * len(runs))
     for name in CELLS:
-        before, after = statistics.median(without[name]), statistics.median(with_hook[name])
-        print(f"| {name} | {before * 1000:.1f} ms | {after * 1000:.1f} ms | {after / before:.2f}x |")
+        base = statistics.median(runs["without the hook"][name])
+        cells = [f"{statistics.median(r[name]) * 1000:.1f} / {max(r[name]) * 1000:.1f} ms"
+                 + ("" if s == "without the hook" else f" ({statistics.median(r[name]) / base:.2f}x)")
+                 for s, r in runs.items()]
+        print(f"| {name} | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
