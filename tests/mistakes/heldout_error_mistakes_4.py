@@ -140,7 +140,7 @@ def host_squashed(xs):
             line="return jax.value_and_grad(Regressor.loss)(model, w, x, y)",
             fixed="return jax.value_and_grad(Regressor.loss, argnums=1)(model, w, x, y)",
             args=lambda: (jnp.ones(3), jnp.arange(12.0).reshape(4, 3) / 10.0, jnp.ones(4)))
-def regression_step(w, x, y):
+def method_loss_step(w, x, y):
     class Regressor:
         def loss(self, w, x, y):
             return jnp.mean((x @ w - y) ** 2)
@@ -149,12 +149,12 @@ def regression_step(w, x, y):
 
 
 @error_case(family="grad", fix="grad-float", raises="TypeError",
-            source="https://github.com/jax-ml/jax/issues/2663",
-            line="return jax.grad(jnp.tanh)(level)",
-            fixed="return jax.grad(jnp.tanh)(float(level))",
-            args=lambda: (2,))
-def activation_slope(level):
-    return jax.grad(jnp.tanh)(level)
+            source="https://github.com/jax-ml/jax/issues/48",
+            line="return jax.grad(lambda side: side ** 2)(length)",
+            fixed="return jax.grad(lambda side: side ** 2)(float(length))",
+            args=lambda: (3,))
+def square_area_slope(length):
+    return jax.grad(lambda side: side ** 2)(length)
 
 
 @error_case(family="grad", fix="static-loop-bounds", raises="ValueError",
@@ -208,27 +208,23 @@ def utility_slope(wealth):
 
 
 # ====================================================================== loops
-@error_case(family="loops", fix="carry-init-shape", raises="TypeError",
-            source="https://github.com/jax-ml/jax/issues/1686",
-            line="e, _ = lax.fori_loop(0, spins.shape[1] - 1, bond, (0.0, spins))",
-            fixed="e, _ = lax.fori_loop(0, spins.shape[1] - 1, bond, (jnp.zeros(spins.shape[0]), spins))",
-            args=lambda: (jnp.array([[1.0, -1.0, 1.0, 1.0, -1.0]]),))
-def chain_energy(spins):
-    def bond(i, state):
-        e, s = state
-        return e - s[:, i] * s[:, i + 1], s
-    e, _ = lax.fori_loop(0, spins.shape[1] - 1, bond, (0.0, spins))
-    return e
+@error_case(family="loops", fix="carry-singleton", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/4207",
+            line="total, _ = lax.scan(lambda c, i: (c + table[i, groups[i]], None), 0.0, jnp.arange(table.shape[0]))",
+            fixed="total, _ = lax.scan(lambda c, i: (c + table[i, groups[i, 0]], None), 0.0, jnp.arange(table.shape[0]))",
+            args=lambda: (jnp.arange(9.0).reshape(3, 3), jnp.array([[0], [2], [1]])))
+def grouped_trace(table, groups):
+    total, _ = lax.scan(lambda c, i: (c + table[i, groups[i]], None), 0.0, jnp.arange(table.shape[0]))
+    return total
 
 
-@error_case(family="loops", fix="carry-structure", raises="TypeError",
-            source="https://github.com/jax-ml/jax/issues/1534",
-            line="_, (vals, doubled) = lax.scan(lambda c, x: (0, (x, 2 * x)), None, xs)",
-            fixed="_, (vals, doubled) = lax.scan(lambda c, x: (None, (x, 2 * x)), None, xs)",
-            args=lambda: (jnp.arange(5.0),))
-def value_and_double(xs):
-    _, (vals, doubled) = lax.scan(lambda c, x: (0, (x, 2 * x)), None, xs)
-    return vals + doubled
+@error_case(family="loops", fix="carry-keep-dtype", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/3991",
+            line="return lax.fori_loop(0, steps, lambda i, visits: visits * gamma + 1, jnp.int32(0))",
+            fixed="return lax.fori_loop(0, steps, lambda i, visits: visits * gamma + 1, jnp.float32(0))",
+            args=lambda: (5, 0.9))
+def discounted_visits(steps, gamma):
+    return lax.fori_loop(0, steps, lambda i, visits: visits * gamma + 1, jnp.int32(0))
 
 
 @error_case(family="loops", fix="static-loop-bounds", raises="ValueError",
@@ -420,6 +416,27 @@ def gather_jacobian(x, idx):
         return gather(v, i), v_dot[i]
     gather.defjvp(gather_jvp)
     return jax.jacobian(jax.jit(gather))(x, idx)
+
+
+@error_case(family="custom-rules", fix="nondiff-static", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/3045",
+            line="return jax.grad(lambda v: act(v, mode))(x)",
+            fixed="return (act2 := jax.custom_vjp(lambda v, kind: jnp.tanh(v), nondiff_argnums=(1,))).defvjp(lambda v, kind: (jnp.tanh(v), v), lambda kind, v, g: (g * (1 - jnp.tanh(v) ** 2),)) or jax.grad(lambda v: act2(v, mode))(x)",
+            args=lambda: (0.3,))
+def activation_gradient(x):
+    mode = 'tanh'
+
+    @jax.custom_vjp
+    def act(v, kind):
+        return jnp.tanh(v) if kind == 'tanh' else jax.nn.relu(v)
+
+    def act_fwd(v, kind):
+        return act(v, kind), v
+
+    def act_bwd(v, g):
+        return (g * (1 - jnp.tanh(v) ** 2), None)
+    act.defvjp(act_fwd, act_bwd)
+    return jax.grad(lambda v: act(v, mode))(x)
 
 
 # ====================================================================== shapes
