@@ -1,8 +1,8 @@
 """nbgrader configuration for the JAX course, as strict as nbgrader allows.
 
 What nbgrader cannot enforce (tests run inside the student's kernel, no memory or process limits,
-hidden tests readable during grading) is listed in the README's security section; the
-`autograder` CLI is the integrity-grade path.
+hidden tests readable during grading) is listed at the end of docs/SECURITY.md ("Under `nbgrader
+autograde`"); the `autograder` CLI is the integrity-grade path.
 """
 import os
 

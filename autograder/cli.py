@@ -54,7 +54,7 @@ def _parser():
                     help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     st.add_argument("--right-answers", action="store_true",
                     help="also grade tests/cases' correct answers in other idioms (each must lose nothing)")
-    options.add_device_options(st)
+    options.add_device_options(st, memory_mb=False)
     options.add_compile_cache_option(st, True)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
     exs = ex.add_subparsers(dest="platform", required=True)

@@ -20,10 +20,13 @@ from support.gradebook import (EXPECTED, HONEST, UNGRADABLE, _env, autograder_cm
 def _pg_bin() -> str:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     if not found:
-        if os.geteuid() != 0:
-            unavailable("PostgreSQL is not installed and apt-get needs root")
+        if os.geteuid() != 0 or not shutil.which("apt-get"):
+            unavailable("PostgreSQL is not installed and cannot be installed here (needs root and apt-get)")
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        # a fresh image has no package lists: update them first, as the browser test does (README)
+        subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
         subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=True, capture_output=True,
-                       env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=600)
+                       env=env, timeout=600)
         found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return os.path.dirname(found[-1])
 

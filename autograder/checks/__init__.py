@@ -16,6 +16,9 @@
                  with `usage_rules` (JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys,
                  custom rules, shapes) in the same table; `usage_texts` reads JAX's text for them;
                  `rule_facts` is what every rule reads
+- `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
+                 values, in a forked child, before the message tells them; `trial_plans` lists each
+                 kind of call's candidates, `trial_texts` words the fix from what traced
 - `kernel_hook`  in a notebook kernel, the cause and fix of a cell's JAX error printed under its
                  traceback (installed when `check` is imported)
 - `text`         text helpers

@@ -194,7 +194,8 @@ def _expression_facts(expr, frame) -> dict:
     facts = {"bool_ops": False, "fstring_spec": False, "int_around_array_call": False,
              "array_math_on_sizes": False, "jitted_calls": []}
     for node in ast.walk(expr):
-        if isinstance(node, ast.BoolOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        if isinstance(node, ast.BoolOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)) \
+                or (isinstance(node, ast.Compare) and len(node.ops) > 1):   # `0 < v < 1` is `0 < v and v < 1`
             facts["bool_ops"] = True
         elif isinstance(node, ast.JoinedStr) and any(
                 isinstance(v, ast.FormattedValue) and v.format_spec is not None for v in node.values):

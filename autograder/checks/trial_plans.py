@@ -80,6 +80,9 @@ def plan_vmap(call: dict) -> Plan | None:
     given = call.get("in_axes", "")
     if len(args) == 1 and given and evaluable(given):
         labels.append(f"({given},)")
+    nested = _nested(given, len(args))
+    if nested:
+        labels.append(f"{NESTED}{nested[0]}|{nested[1]}")
 
     def build(ns, index):
         import jax
@@ -87,9 +90,34 @@ def plan_vmap(call: dict) -> Plan | None:
 
         def trial():
             extra = {k: read(v) for k, v in options.items()}
-            return jax.vmap(read(fn), in_axes=read(labels[index]), **extra)(*[read(a) for a in args])
+            values = [read(a) for a in args]
+            if labels[index].startswith(NESTED):
+                outer, inner = labels[index][len(NESTED):].split("|")
+                return jax.vmap(jax.vmap(read(fn), in_axes=read(inner)), in_axes=read(outer), **extra)(*values)
+            return jax.vmap(read(fn), in_axes=read(labels[index]), **extra)(*values)
         return lambda: jax.eval_shape(trial)
     return Plan("vmap", labels, build, given)
+
+
+NESTED = "nested:"
+
+
+def _nested(given: str, n: int):
+    """`in_axes=(None, (0, None), (None, 0))`, a pair of axes given for an array: two axes mapped at
+    once, which is two vmaps. The (outer, inner) `in_axes` of the nested form, or None."""
+    try:
+        entries = ast.literal_eval(given) if given else None
+    except (ValueError, SyntaxError):
+        return None
+    if not isinstance(entries, (tuple, list)) or len(entries) != n:
+        return None
+    pairs = [e for e in entries if isinstance(e, (tuple, list))]
+    if not pairs or not all(len(p) == 2 and all(x is None or type(x) is int for x in p) for p in pairs) \
+            or any(not isinstance(e, (tuple, list)) and e is not None for e in entries):
+        return None
+    outer = tuple(e[0] if isinstance(e, (tuple, list)) else None for e in entries)
+    inner = tuple(e[1] if isinstance(e, (tuple, list)) else None for e in entries)
+    return _axes_text(outer), _axes_text(inner)
 
 
 # ---------------------------------------------------------------- a loop's carry

@@ -70,6 +70,7 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     with the fewest changes to the student's own (those tied, up to three), after the rule's
     `principle`; else, nothing having traced (a container argument may need an `in_axes` per entry,
     which is not among the candidates), the rule's fix as a guess."""
+    from .trial_plans import NESTED
     t = _tried(f, "vmap")
     if not t:
         return guess(fallback)
@@ -77,7 +78,13 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     fn = fn if len(fn) <= 40 else "f"
     args = ", ".join(call.get("args", []))
     n = len(call.get("args", []))
-    traced = {i: _literal(t["labels"][i]) for i in t["traced"]}
+    nested = [t["labels"][i] for i in t["traced"] if t["labels"][i].startswith(NESTED)]
+    if nested:                        # a pair of axes given for one array: two axes, two vmaps
+        outer, inner = nested[0][len(NESTED):].split("|")
+        return (f"{TRACES}`jax.vmap(jax.vmap({fn}, in_axes={inner}), in_axes={outer})({args})`: one vmap "
+                f"maps one axis, so to map two axes nest two vmaps (the inner one maps the second entry of "
+                f"each pair, the outer one the first)")
+    traced = {i: _literal(t["labels"][i]) for i in t["traced"] if not t["labels"][i].startswith(NESTED)}
     traced = {i: tuple(v) for i, v in traced.items() if isinstance(v, (tuple, list))}
     if not traced:
         return guess(fallback)
@@ -143,5 +150,9 @@ def method_fix(f: Facts, call: dict, fallback: str) -> str:
     fn, transform = call.get("fn") or "f", call.get("transform", "grad")
     args = ", ".join(call.get("args", []))
     setting = t["labels"][t["traced"][0]]
-    return (f"{TRACES}`jax.{transform}({fn}, {setting})({args})`: the object is passed along as it is, "
-            f"and JAX works only with the arrays of the other arguments; or {fallback}")
+    how = {"grad": "differentiate with `argnums=` the position of the arrays",
+           "value_and_grad": "differentiate with `argnums=` the position of the arrays",
+           "jit": "mark the object static with `static_argnums=`",
+           "vmap": "pass the object whole with `None` in `in_axes`"}.get(transform, "")
+    return (f"{TRACES}`jax.{transform}({fn}, {setting})({args})`: {how}, so the object is passed along as "
+            f"it is and JAX works only with the arrays; or {fallback}")

@@ -2,7 +2,11 @@
 
 - `startup`       a worker started, and sent its setup cell, before the grader imports JAX
 - `session`       one submission: its worker, its test cells, RemoteObject proxies
+- `remote`        the proxies of the worker's objects, the student's exceptions as data, and the
+                  stop a clean session makes at a hidden region
 - `grade`         one notebook, or a batch in parallel
+- `processes`     a batch over several grader processes (`--grader-processes`)
+- `batch_cache`   a batch's compile cache, built from the references by a worker of its own
 - `results`       scores and the contract's JSON
 - `hidden`        the message of a failure on a hidden test: the grader's words only
 - `timing`        performance checks, in a timing worker of their own

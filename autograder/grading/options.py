@@ -15,7 +15,7 @@ DEFAULT = Limits()
 HELP = {
     "cell_timeout": "seconds per solution cell",
     "check_timeout": "seconds per call of a student function",
-    "memory_mb": "memory cap of a student's process (see --memory-limit)",
+    "memory_mb": "memory cap of a student's process, in MB",
     "output_bytes": "cap on a student's printed output",
     "disk_mb": "a student's private scratch space (/tmp, cwd, HOME), in RAM; namespace modes",
 }
@@ -29,21 +29,25 @@ def add_limit_options(p, names=("cell_timeout", "check_timeout", "memory_mb", "o
     for name in names:
         default = defaults.get(name, getattr(DEFAULT, name))
         kind = float if isinstance(getattr(DEFAULT, name), float) else int
-        p.add_argument("--" + name.replace("_", "-"), type=kind, default=default,
-                       help=helps.get(name, HELP[name]))
+        text = helps.get(name, HELP[name])
+        if name == "memory_mb" and devices and name not in helps:
+            text += " (how: --memory-limit)"
+        p.add_argument("--" + name.replace("_", "-"), type=kind, default=default, help=text)
     if isolation:
         p.add_argument("--isolation", choices=ISOLATION_CHOICES, default=DEFAULT.isolation)
     if devices:
-        add_device_options(p)
+        add_device_options(p, memory_mb="memory_mb" in names)
 
 
-def add_device_options(p, memory=True):
-    """`--devices-per-worker` and `--memory-limit`."""
+def add_device_options(p, memory=True, memory_mb=True):
+    """`--devices-per-worker` and `--memory-limit`; `memory_mb`: whether `p` has `--memory-mb` (a help
+    text names only options of its own command)."""
+    cap = "--memory-mb" if memory_mb else f"the memory cap ({DEFAULT.memory_mb} MB)"
     p.add_argument("--devices-per-worker", type=int, default=DEFAULT.devices_per_worker, metavar="N",
                    help="GPUs each student's worker gets where there are several (round robin; default 1)")
     if memory:
         p.add_argument("--memory-limit", choices=MEMORY_LIMIT_CHOICES, default=DEFAULT.memory_limit,
-                       help="how --memory-mb is enforced (auto: RLIMIT_AS when the student's JAX runs on "
+                       help=f"how {cap} is enforced (auto: RLIMIT_AS when the student's JAX runs on "
                             "the CPU; with an accelerator a cgroup, else RLIMIT_DATA)")
 
 

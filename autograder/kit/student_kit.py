@@ -68,7 +68,7 @@ README = '''\
 One folder per assignment, each with its notebook. Install once, then work in JupyterLab:
 
 ```sh
-sh install.sh            # creates .venv with the pinned packages (Python 3.10 or newer)
+sh install.sh            # creates .venv with the pinned packages (Python 3.11 or newer)
 .venv/bin/jupyter lab    # open <assignment>/<assignment>.ipynb
 ```
 

@@ -10,6 +10,7 @@
 - `seccomp`      the system calls a worker may not make
 - `memlimit`     the memory cap a worker gets (RLIMIT_AS, a cgroup, RLIMIT_DATA)
 - `devices`      the accelerators a worker gets
+- `compile_cache` the batch's sealed compile cache, read by a worker but never written
 - `procs`        processes read from /proc; prctl options
 
 Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.inside`
