@@ -26,7 +26,7 @@ def test_corpus_is_large_and_names_real_sources():
     assert len(cases) >= 50 and len(heldout) >= 15, (len(cases), len(heldout))
     families = {c.family for c in cases}
     assert families == {"vmap", "grad", "loops", "branches", "pytrees", "keys", "custom-rules", "shapes"}
-    assert {c.family for c in heldout} == families
+    assert {c.family for c in heldout} == families | {"other"}      # batch 4 looked outside the families too
     for case in cases + heldout:
         assert case.source.startswith("https://"), case.name
         assert case.fix in corpus.CATEGORIES, (case.name, case.fix)
@@ -49,15 +49,19 @@ def _report(told, where):
                      for t in told if not t.tells(where))
 
 
-@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2", "heldout_3"])
+@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2", "heldout_3", "heldout_4"])
 def test_kernel_and_grader_tell_the_fix(told, batch):
-    """At least 90% in both places, for the in-sample corpus and for each held-out batch apart."""
+    """At least 90% in both places, for the in-sample corpus and for each held-out batch apart, and no
+    wrong fix: every `fix:` line that does not give the maintainers' fix is marked as a guess."""
     mine = [t for t in told if error_runs.batch_of(t.case) == batch]
     assert len(mine) >= 20, f"{batch}: {len(mine)} cases"
     print("\n" + error_runs.rate_table(mine))
     rates = error_runs.rates(mine)
     assert rates["kernel"] >= 0.9, _report(mine, "kernel")
     assert rates["grader"] >= 0.9, _report(mine, "grader")
+    for where in ("kernel", "grader"):
+        wrong = [t for t in mine if t.verdict(where) == "wrong"]
+        assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
 
 
 def test_grader_messages_quote_the_students_line(told):

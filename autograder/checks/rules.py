@@ -15,6 +15,7 @@ from typing import Callable
 
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
+from .misuse_rules import MISUSE_RULES
 from .usage_rules import USAGE_RULES
 
 # ---------------------------------------------------------------- the rule table
@@ -127,10 +128,12 @@ RULES: list[Rule] = [
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
+    *MISUSE_RULES,         # specific messages first: `self` of a jitted method before unregistered classes
     *USAGE_RULES,
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),
          "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
-         "keep array arguments differentiable; return a zero (or `None`) cotangent for them from `bwd`"),
+         "remove the array from `nondiff_argnums` (only hashable, non-array values belong there) and keep it a "
+         "differentiable argument; return a zero (or `None`) cotangent for it from `bwd`"),
     Rule("leaked-tracer", lambda f: f.is_("UnexpectedTracerError"),
          lambda f: ("a traced value escaped its trace: "
                     + (f"`{f.desc['where']['function']}` stores it outside the function "

@@ -105,6 +105,11 @@ def _vmap_sizes_cause(f: Facts) -> str:
 
 
 def _vmap_sizes_fix(f: Facts) -> str:
+    entries = _first(r"argument (\w+)\[\d+\] of type", f.text)
+    if entries:                       # the leaves of a tuple or list argument, each mapped on its own
+        return (f"`{entries}` is a tuple (or list) of arrays, and vmap maps each entry along its own axis, not "
+                f"over the entries: pass one stacked array instead of a tuple (`jnp.stack({entries})`; the keys "
+                f"of `jax.random.split(key, n)` are already one array of keys, not a tuple)")
     batch, plan, in_axes = _vmap_plan(f)
     fn = _call(f, "vmap").get("fn") or "f"
     fn = fn if len(fn) <= 30 else "f"
