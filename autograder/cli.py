@@ -7,6 +7,7 @@
     autograder export gradescope A --out F.zip | prairielearn A --out DIR   (grading platforms)
     autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
     autograder feedback ASSIGNMENT / autograder report ASSIGNMENT / autograder similarity ASSIGNMENT
+    autograder quickstart DIR [--exchange ROOT]   (a course directory for a class, outside the checkout)
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -71,6 +72,12 @@ def _parser():
         if platform == "prairielearn":
             e.add_argument("--image", default="", help="grading image name for info.json "
                                                        "(default: jax-course-grader:<version>)")
+    q = sub.add_parser("quickstart", help="make a course directory for a class, outside the checkout "
+                                          "(source/, nbgrader_config.py, .gitignore, bin/)")
+    q.add_argument("folder", type=Path, help="the new course directory (must not exist, or be empty)")
+    q.add_argument("--course-id", default="jax-course", help="nbgrader's course id (default: jax-course)")
+    q.add_argument("--exchange", type=Path, help="nbgrader's exchange root (c.Exchange.root), e.g. /srv/nbgrader/exchange")
+    q.add_argument("--course-root", type=Path, help="where source/ and nbgrader_config.py are (default: found from cwd)")
     r = sub.add_parser("release", help="regenerate release/ from source/ with nbgrader")
     r.add_argument("--course-root", type=Path)
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
@@ -84,6 +91,9 @@ def main(argv=None) -> int:
     if args.command == "release":
         from .course.release import main as release_main
         return release_main(args.course_root, check_only=args.check)
+    if args.command == "quickstart":
+        from .classroom.quickstart import main as quickstart_main
+        return quickstart_main(args.folder, args.course_root, args.course_id, args.exchange)
     if args.command == "export":
         return _export(args)
     if args.command == "student-kit":

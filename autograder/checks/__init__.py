@@ -14,7 +14,8 @@
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
                  it happened, `rules` holds the rule tables (exception or retrace -> cause and fix),
                  with `usage_rules` (JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys,
-                 custom rules, shapes) in the same table; `usage_texts` reads JAX's text for them;
+                 custom rules, shapes) and `misuse_rules` (NumPy's names and forms, values a transform
+                 cannot trace, loops and callbacks under transformations) in the same table; `usage_texts` reads JAX's text for them;
                  `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

@@ -11,5 +11,6 @@
 - `similarity_report`   its pairs.csv and side-by-side page
 - `commands`            the instructor's subcommands
 - `nbgrader_run`        real `nbgrader autograde` runs, read back from the gradebook
+- `quickstart`          `autograder quickstart DIR`: a course directory for a class, outside the checkout
 - `demo`                `make demo`
 """

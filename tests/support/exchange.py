@@ -83,6 +83,26 @@ class ClassOnOneHost:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
+def quickstart(base: Path, assignment: str, exchange: Path, course_id: str) -> Path:
+    """The instructor's course directory made as docs/INSTRUCTORS.md says, by `autograder
+    quickstart` (run as a command), from a course root holding the test's own assignment."""
+    root = make_course(base / "course-root", (assignment,))
+    course = base / "course"
+    done = subprocess.run([sys.executable, "-m", "autograder.cli", "quickstart", str(course), "--course-root",
+                           str(root), "--exchange", str(exchange), "--course-id", course_id],
+                          capture_output=True, text=True, timeout=60, env=_env())
+    assert done.returncode == 0, done.stderr
+    assert f"{course}/bin/nbgrader collect" in done.stdout, done.stdout      # the next commands, by path
+    assert _mode(course) == 0o700 and "submitted/" in (course / ".gitignore").read_text()
+    tools = subprocess.run([str(course / "bin" / "python"), "-c", "import nbgrader, autograder"], timeout=60)
+    assert tools.returncode == 0                                            # bin/ runs this environment
+    return course
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
 def open_class(names: list[str], assignment: str, course_id: str = "jax-course") -> ClassOnOneHost:
     """The folders above. Under root each student gets a uid of their own (no passwd entry); as
     another user every student runs under that user's uid, in their own home."""
@@ -92,8 +112,7 @@ def open_class(names: list[str], assignment: str, course_id: str = "jax-course")
     exchange = base / "exchange"
     exchange.mkdir()
     exchange.chmod(exchange.stat().st_mode | 0o666)          # chmod ugo+rw
-    course = make_course(base / "course", (assignment,), config_extra=f"\nc.Exchange.root = {str(exchange)!r}\n")
-    course.chmod(0o700)
+    course = quickstart(base, assignment, exchange, course_id)
     (base / "home").mkdir(mode=0o711)
     separate = os.geteuid() == 0
     klass = ClassOnOneHost(base, exchange, course, {}, separate)
