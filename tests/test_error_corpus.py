@@ -64,6 +64,26 @@ def test_kernel_and_grader_tell_the_fix(told, batch):
         assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
 
 
+# Fixes read by hand and found to work, though they are not the maintainers' (the category pattern,
+# written from the maintainers' fix before any message was read, does not credit them).
+REVIEWED_ALTERNATIVES = {
+    "xent_directional_derivative": "reverse mode (`jax.grad(f)(x) @ v`) or a custom_jvp rule both work; "
+                                   "the maintainers dropped the custom_vjp",
+}
+
+
+def test_the_fifth_batch_gets_no_wrong_fix(told):
+    """Batch 5 was written after the trials, and its first run told 16 of 42 (docs/STUDENTS.md): the
+    rules do not know most of its kinds of error, so the 90% bar is not claimed for it; but whatever
+    they say must not be a wrong fix: every `fix:` line that is not the maintainers' fix is a guess,
+    or a working alternative read by hand."""
+    mine = [t for t in told if error_runs.batch_of(t.case) == "heldout_5"]
+    assert len(mine) >= 40
+    for where in ("kernel", "grader"):
+        wrong = [t for t in mine if t.verdict(where) == "wrong" and t.case.name not in REVIEWED_ALTERNATIVES]
+        assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
+
+
 def test_grader_messages_quote_the_students_line(told):
     for t in told:
         if t.tells("grader"):

@@ -170,7 +170,8 @@ def _names_a_function(node, frame) -> bool:
 
 
 _TRANSFORMS = ("vmap", "grad", "value_and_grad", "jacfwd", "jacrev", "hessian", "pmap")
-_TRANSFORM_CALL = re.compile(r"\b(vmap|grad|value_and_grad|jacfwd|jacrev|hessian|pmap|jvp|vjp|jit|shard_map)\(")
+_TRANSFORM_CALL = re.compile(r"\b(vmap|grad|value_and_grad|jacfwd|jacrev|hessian|pmap|jvp|vjp|jit|shard_map|"
+                             r"cond|switch)\(")
 
 
 def _transformed_call(node: ast.Call) -> dict:

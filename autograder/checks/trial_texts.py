@@ -104,8 +104,8 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
 
 def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: bool, fallback: str) -> str:
     """KEEP (the body's new carry made like the start) and START (the start made like the body's
-    output) as they traced; a shape that grows traces neither, and the fallback (allocate at full
-    size) is then what the trial supports."""
+    output) as they traced; when neither traced (a carry that grows, or a shape and a dtype that
+    both change), the rule's own fix, as a guess."""
     from .trial_plans import KEEP, START
     t = _tried(f, "carry")
     if not t:
@@ -126,7 +126,7 @@ def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: 
                 f"so the carry keeps one fixed shape")
     if START in traced:
         return f"{TRACES}starting `{component}` with the shape the body returns, {after} (reshape the initial value)"
-    return fallback if t.get("complete") else guess(fallback)
+    return guess(fallback)
 
 
 def broadcast_fix(f: Facts, fallback: str) -> str:

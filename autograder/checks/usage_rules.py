@@ -182,7 +182,11 @@ USAGE_RULES: list[Rule] = [
     Rule("key-seeds", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given an array of shape"),
          lambda f: (f"`jax.random.{_m(f, 'seed_maker', default='key')}` makes one key from one integer seed; it got an "
                     f"array of seeds of shape {_m(f, 'seed_shape')}"),
-         lambda f: (f"one key per seed: `jax.vmap(jax.random.{_m(f, 'seed_maker', default='key')})(seeds)`; or one key, "
+         lambda f: (guess("a uint32 array of shape (2,) is what `jax.random.PRNGKey` returns: if it is already a "
+                          "key, use it as it is (split it for more draws), do not make a key from it; if it "
+                          "holds two seeds, one key per seed: `jax.vmap(jax.random.key)(seeds)`")
+                    if _m(f, 'seed_shape') == "(2,)" else
+                    f"one key per seed: `jax.vmap(jax.random.{_m(f, 'seed_maker', default='key')})(seeds)`; or one key, "
                     f"split: `jax.random.split(jax.random.key(seed), n)`")),
     Rule("key-already", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given a PRNG key"),
          "the value is already a PRNG key; `jax.random.PRNGKey`/`jax.random.key` make a key from an integer seed",
@@ -310,3 +314,32 @@ def _attributed(rule: Rule) -> Rule:
 
 
 USAGE_RULES = [_attributed(r) if r.name.startswith("vmap-") else r for r in USAGE_RULES]
+
+
+# ---- a shape error in a branch of lax.cond/switch: both branches are traced whatever the predicate,
+# so the branch that raised may be one that was never meant to run for these shapes
+_SHAPE_RULES = ("broadcast", "concatenate", "stack", "contract", "reshape", "einsum-label", "split-equal", "set-shape")
+
+
+def _in_branch(rule: Rule) -> Rule:
+    def inside(f: Facts) -> bool:
+        return any(t in ("cond", "switch") for t in (f.desc.get("transforms") or []))
+
+    def cause(f: Facts) -> str:
+        said = rule.cause(f) if callable(rule.cause) else rule.cause
+        if not inside(f):
+            return said
+        return (f"{said}; this happened inside a branch of `lax.cond`/`lax.switch`, which traces every branch "
+                f"whatever the predicate")
+
+    def fix(f: Facts) -> str:
+        said = rule.fix(f) if callable(rule.fix) else rule.fix
+        if not inside(f):
+            return said
+        return guess(f"if that branch is not meant to run for these shapes, the choice depends on a shape, which "
+                     f"is known while tracing: choose with a Python `if` on the shape instead of `lax.cond`; "
+                     f"otherwise {said}")
+    return dataclasses.replace(rule, cause=cause, fix=fix)
+
+
+USAGE_RULES = [_in_branch(r) if r.name in _SHAPE_RULES else r for r in USAGE_RULES]

@@ -305,10 +305,14 @@ def _tree_fix(f: Facts) -> str:
                     f"write a value of the other tree's kind there (`False` in a boolean mask); if nothing is "
                     f"there in either tree, write `None` in both")
         if "an array" in (a, b):
-            hint = ("; if one of them is a gradient, check that `jax.grad` differentiates the argument that "
-                    "holds the parameters: give its position with `argnums=`" if "grad" in f.code else "")
-            return (f"give the trees the same structure{where}: {a} in one and {b} in the other (a whole "
-                    f"container against a single array){hint}")
+            same = (f"give the trees the same structure{where}: {a} in one and {b} in the other (a whole "
+                    f"container against a single array)")
+            if "grad" in f.code:          # a gradient with the structure of another argument than the parameters
+                return (f"{GUESS}one of them is a gradient: if it has the structure of another argument than the "
+                        f"parameters, `jax.grad` differentiated that argument; differentiate with respect to the "
+                        f"parameters (with `argnums=` their position, or a function of the parameters "
+                        f"themselves); otherwise {same}")
+            return same
         return (f"give the trees the same structure{where}: {a} in one and {b} in the other; use one "
                 f"container type in both (`tuple(...)` or `list(...)`)")
     return "give the trees the same structure (same dict keys, same lengths, same containers)"
