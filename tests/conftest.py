@@ -57,9 +57,14 @@ def kit(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def kit_venv(kit):
-    """A fresh virtual environment holding only what the kit's install.sh puts there."""
+def kit_venv(kit, tmp_path_factory):
+    """A fresh environment outside the kit (as a class's shared environment or a JupyterHub image
+    is) holding only what `install.sh ENV` puts there: docs/STUDENTS.md's way to install it."""
     import subprocess
-    r = subprocess.run(["sh", str(kit / "install.sh")], capture_output=True, text=True, timeout=1200)
+    env = tmp_path_factory.mktemp("shared") / "env"
+    made = subprocess.run(["python3", "-m", "venv", str(env)], capture_output=True, text=True, timeout=300)
+    assert made.returncode == 0, made.stderr[-3000:]
+    r = subprocess.run(["sh", str(kit / "install.sh"), str(env)], capture_output=True, text=True, timeout=1200)
     assert r.returncode == 0, r.stderr[-3000:]
-    return kit / ".venv"
+    assert (env / "etc" / "jupyter" / "labconfig" / "page_config.json").is_file()    # the student settings
+    return env

@@ -51,15 +51,22 @@ c.Execute.timeout = 120
 
 INSTALL_SH = '''\
 #!/usr/bin/env sh
-# Creates .venv here with the course's pinned packages and its check library, and the student
-# Jupyter settings. Then: .venv/bin/jupyter lab
+# sh install.sh        creates .venv here with the course's pinned packages, its check library and
+#                      the student Jupyter settings. Then: .venv/bin/jupyter lab
+# sh install.sh ENV    the same into an existing Python environment ENV (a venv or conda prefix):
+#                      what a JupyterHub image or a shared environment for a class runs
 set -eu
+if [ $# -gt 0 ]; then ENV=$(cd "$1" && pwd); else ENV=""; fi
 cd "$(dirname "$0")"
-python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -r requirements.txt wheels/*.whl
-cp -R jupyter-config/. .venv/etc/jupyter/
-echo "ready: .venv/bin/jupyter lab   (or: .venv/bin/autograder check 02_static_shapes/02_static_shapes.ipynb)"
+if [ -z "$ENV" ]; then
+    python3 -m venv .venv
+    ENV=$(pwd)/.venv
+fi
+"$ENV/bin/python" -m pip install --quiet --upgrade pip
+"$ENV/bin/python" -m pip install --quiet -r requirements.txt wheels/*.whl
+mkdir -p "$ENV/etc/jupyter"
+cp -R jupyter-config/. "$ENV/etc/jupyter/"
+echo "ready: $ENV/bin/jupyter lab   (or: $ENV/bin/autograder check 02_static_shapes/02_static_shapes.ipynb)"
 '''
 
 README = '''\
@@ -69,6 +76,7 @@ One folder per assignment, each with its notebook. Install once, then work in Ju
 
 ```sh
 sh install.sh            # creates .venv with the pinned packages (Python 3.11 or newer)
+                         # (sh install.sh ENV installs into an existing environment ENV instead)
 .venv/bin/jupyter lab    # open <assignment>/<assignment>.ipynb
 ```
 
