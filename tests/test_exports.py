@@ -123,6 +123,36 @@ def _unprivileged_can_run(python: str) -> bool:
         return False
 
 
+def _readable_dependencies(open_tmp: Path) -> Path:
+    """This environment's packages where the grading uid can read them: where they are, or, when the
+    checkout lies in a folder only its owner may open (a `mktemp -d` clone), a copy of hard links
+    under `open_tmp` (no data copied; a plain copy where the two are on different filesystems)."""
+    purelib = Path(sysconfig.get_paths()["purelib"])
+    if os.geteuid() != 0:
+        return purelib                      # no other uid grades here
+    python = SYSTEM_PYTHON if Path(SYSTEM_PYTHON).exists() else sys.executable
+    try:
+        probe = subprocess.run([python, "-c", f"import os; os.listdir({str(purelib)!r})"], user=65534,
+                               group=65534, extra_groups=[], capture_output=True).returncode
+    except PermissionError:
+        probe = 1
+    if probe == 0:
+        return purelib
+    linked = open_tmp / "site-packages"
+
+    def link(src, dst):
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+    shutil.copytree(purelib, linked, copy_function=link, symlinks=True,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pth", "__editable__*"))
+    for path in [linked, *linked.rglob("*")]:
+        if path.is_dir() and not path.is_symlink():
+            path.chmod(0o755)
+    return linked
+
+
 @pytest.fixture(scope="module")
 def open_tmp():
     """A folder any uid may traverse, as /autograder is (pytest's own tmp folders are root-only)."""
@@ -154,7 +184,7 @@ def installed_root(gradescope_zip, open_tmp):
     # nothing; the package itself is installed from the zip's wheel, as on Gradescope
     subprocess.run([python, "-m", "venv", "--without-pip", str(root / "venv")], check=True)
     site = next((root / "venv" / "lib").glob("python3*/site-packages"))
-    (site / "_test_environment.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "_test_environment.pth").write_text(str(_readable_dependencies(open_tmp)) + "\n")
     r = subprocess.run(["bash", str(root / "source" / "setup.sh")], env={**os.environ, "AUTOGRADER_ROOT": str(root)},
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
@@ -164,10 +194,14 @@ def installed_root(gradescope_zip, open_tmp):
     return root
 
 
-def run_gradescope(installed: Path, workdir: Path, nb, config: dict | None = None) -> tuple[dict, float]:
-    """A fresh container from the installed image: the submission, then run_autograder."""
+def run_gradescope(installed: Path, workdir: Path, nb, config: dict | None = None,
+                   prepare=None) -> tuple[dict, float]:
+    """A fresh container from the installed image: the submission, then run_autograder (`prepare`,
+    if given, changes the container's copy first)."""
     root = workdir / "autograder"
     shutil.copytree(installed, root, symlinks=True)
+    if prepare is not None:
+        prepare(root)
     if config:
         path = root / "source" / "config.json"
         merged = json.loads(path.read_text())
@@ -183,6 +217,25 @@ def run_gradescope(installed: Path, workdir: Path, nb, config: dict | None = Non
     seconds = time.monotonic() - started
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads((root / "results" / "results.json").read_text()), seconds
+
+
+def test_a_grader_that_cannot_start_says_why_not_a_zero(installed_root, open_tmp):
+    """The grading child dies before it runs anything of the submission: here it cannot read its own
+    package as the uid it grades under (as where a checkout's environment is private). results.json
+    says the grader failed, with the reason for the instructor, not "Graded on unknown in 0 s" with
+    every test at 0 as if the student's code had crashed it."""
+    if os.geteuid() != 0:
+        unavailable("the grading child drops to a uid of its own only under root")
+
+    def unreadable_package(root: Path):
+        package = next((root / "venv" / "lib").glob("python3*/site-packages")) / "autograder"
+        package.chmod(0o700)
+    results, _ = run_gradescope(installed_root, open_tmp / "cannot-start",
+                                submission_from_source(COURSE, ASSIGNMENT), {"limits": {"isolation": "process"}},
+                                prepare=unreadable_package)
+    assert results["tests"] == [] and results["score"] == 0.0, results["output"]
+    assert "autograder failed" in results["output"] and "Graded on" not in results["output"]
+    assert "did not start" in results["extra_data"]["grader_error"], results["extra_data"]
 
 
 def test_package_holds_hidden_tests_but_no_solutions(gradescope_zip):

@@ -111,6 +111,12 @@ def run(job: Job) -> Outcome:
             lease.release()   # after _run_child stopped every process of that uid
 
 
+class GraderDidNotStart(RuntimeError):
+    """The grading child exited before it ran any of the submission's code (it could not import
+    its own packages, or could not read them as the uid it runs under): the platform reports a
+    grader failure with this reason, never a 0 that looks like the student's."""
+
+
 def _grade_as(job: Job, spec, sub, path, uid, outcome: Outcome, started: float) -> Outcome:
     material = [job.course_root / "source", Path(path).parent, *job.private]
     if uid is not None:
@@ -121,7 +127,10 @@ def _grade_as(job: Job, spec, sub, path, uid, outcome: Outcome, started: float) 
                "solutions": sub.solutions, "errors": sub.errors, "notebook": Path(path).name,
                "limits": dataclasses.asdict(job.limits), "hide": [str(p) for p in material],
                "budget_s": job.deadline_s - (time.monotonic() - started), "sweep": uid is not None}
-    streamed, done, stopped = _run_child(payload, uid, job.deadline_s - (time.monotonic() - started))
+    streamed, done, stopped, began = _run_child(payload, uid, job.deadline_s - (time.monotonic() - started))
+    if not began and stopped != "deadline":
+        # it died before it ran anything of the submission: the grader's environment, not the student
+        raise GraderDidNotStart(f"the grading child did not start: {stopped}")
     outcome.stopped = stopped
     if done is not None:
         outcome.result = done["result"]
@@ -190,7 +199,7 @@ def _run_child(payload: dict, uid: int | None, budget_s: float):
     except PermissionError:
         raise RuntimeError(f"the grading child (uid {uid}) may not run {sys.executable}: install the "
                            f"grader's Python where every user can read it (/usr/bin, /autograder/venv)") from None
-    streamed, done, stopped = [], None, ""
+    streamed, done, stopped, began = [], None, "", False
     try:
         child.stdin.write(json.dumps(payload).encode())
         child.stdin.close()
@@ -218,7 +227,9 @@ def _run_child(payload: dict, uid: int | None, budget_s: float):
                 event = json.loads(line)
             except ValueError:
                 continue
-            if event.get("event") == "check":
+            if event.get("event") == "ready":
+                began = True
+            elif event.get("event") == "check":
                 streamed.append(event)
             elif event.get("event") == "done":
                 done = event
@@ -230,7 +241,7 @@ def _run_child(payload: dict, uid: int | None, budget_s: float):
         pass
     import shutil
     shutil.rmtree(home, ignore_errors=True)
-    return streamed, done, stopped
+    return streamed, done, stopped, began
 
 
 def _last_words(log_path: Path) -> str:
@@ -357,6 +368,7 @@ def _child_main() -> int:
     started = start_worker(limits, job["hide"], spec.setup_cells)  # imports JAX while this child does
     from ..grading.timebox import grade_timeboxed, share_for   # (here: JAX stays out of the supervisor)
     share = share_for(job["budget_s"], len(spec.exercises), limits)
+    emit({"event": "ready"})          # from here on the submission's code runs
     result = grade_timeboxed(spec, job["solutions"], limits, share, hide=job["hide"],
                              on_check=on_check, after_worker_lost=sweep if job["sweep"] else None,
                              after_worker_start=expendable, started=started)

@@ -35,6 +35,7 @@ def _preload():
     from autograder.course.notebook import nbformat     # first: it keeps rfc3987_syntax out of jsonschema
     for name in ("base64", "glob", "secrets", "shutil", "logging.config",
                  "encodings.idna", "encodings.unicode_escape",   # looked up by name, lazily
+                 "jupyter_core.migrate",                          # imported by the first app started
                  "nbgrader.apps.nbgraderapp",                     # imports every nbgrader app
                  *(f"nbgrader.exchange.default.{m}" for m in ("collect", "fetch_assignment", "fetch_feedback",
                                                               "list", "release_assignment", "release_feedback",

@@ -39,7 +39,10 @@ class Student:
         test runner and finds its config and cache through HOME."""
         return {"HOME": str(self.home), "USER": self.name, "LOGNAME": self.name,
                 "PATH": os.pathsep.join([os.path.dirname(sys.executable), "/usr/bin", "/bin"]),
-                "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8"}
+                "PYTHONDONTWRITEBYTECODE": "1", "LANG": "C.UTF-8",
+                # a student reads their own config (HOME); jupyter would otherwise stat the checkout's
+                # .venv to decide, which a student's uid cannot where the checkout is private
+                "JUPYTER_PREFER_ENV_PATH": "0"}
 
 
 @dataclass
