@@ -484,15 +484,18 @@ def test_hostile_submission_costs_only_its_exercises_and_leaks_nothing(hostile_r
     assert "oom_score_adj=500" in victim_text                   # out of memory, the worker goes first
 
 
-def test_hostile_submission_leaves_no_process_behind(hostile_run):
+def test_hostile_submission_leaves_no_process_behind(hostile_run, open_tmp):
+    """No process of a grading uid runs this module's images any more (processes of another test run
+    on the same host, which grades from a folder of its own, are not this run's leftovers)."""
     leftovers = []
     for entry in Path("/proc").iterdir():
         try:
             uid = int((entry / "status").read_text().split("Uid:")[1].split()[0])
+            cmdline = (entry / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):
             continue
-        if 400_000 <= uid < 500_000:
-            leftovers.append((entry.name, (entry / "cmdline").read_bytes()[:80], _state_and_signals(entry)))
+        if 400_000 <= uid < 500_000 and str(open_tmp).encode() in cmdline:
+            leftovers.append((entry.name, cmdline[:80], _state_and_signals(entry)))
     assert not leftovers   # (state and pending signals say whether a leftover was already dying)
 
 
