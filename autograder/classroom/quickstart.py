@@ -51,9 +51,16 @@ def make(folder: Path, source: Path, config: Path, course_id: str, exchange: Pat
         target = here / tool if tool != "python" else Path(sys.executable)
         if target.exists():
             wrapper = bin_dir / tool
-            wrapper.write_text(f'#!/bin/sh\nexec "{target}" "$@"\n')
+            wrapper.write_text(wrapper_script(here, target))
             wrapper.chmod(0o755)
     return folder
+
+
+def wrapper_script(env_bin: Path, target: Path) -> str:
+    """A `bin/` wrapper: the tool, with its environment's bin/ first on PATH, as activating the
+    environment would put it. nbgrader needs that: the first command that makes the gradebook
+    runs `alembic` by name, which is found nowhere else when the wrapper is called by its path."""
+    return (f'#!/bin/sh\nPATH="{env_bin}:$PATH"\nexport PATH\nexec "{target}" "$@"\n')
 
 
 def next_steps(folder: Path, exchange: Path | None) -> str:
