@@ -1,37 +1,56 @@
-"""A class run through nbgrader's exchange on one host, as an instructor and students would run it:
-release, fetch, work, submit, collect, `autograder autograde` into the gradebook, `autograder
-feedback`, release_feedback, fetch_feedback; then one student resubmits after feedback.
+"""A class run through nbgrader's exchange on one host, by following docs/INSTRUCTORS.md as written:
+the exchange made, the course directory made by `autograder quickstart`, release, fetch, work,
+submit, collect, `autograder autograde` into the gradebook, `autograder feedback`, release_feedback,
+fetch_feedback; then one student resubmits after feedback.
 
-Nothing is mocked: nbgrader 0.9.6's own commands and default exchange, one shared exchange folder
-made as nbgrader's docs say, the instructor's course directory (the project's nbgrader_config.py plus
-`c.Exchange.root`), and three students with homes of their own, each running nbgrader under a uid of
-their own when the tests run as root (`support/as_user.py`). The students are given `--student`
-on submit and fetch_feedback: nbgrader takes the student id from the uid's account name
-(`nbgrader.utils.get_username` reads pwd, not $USER), and these uids have no account; for the same
-reason collect warns that each submission is "owned by unknown id" (its check_owner), which it would
-not on a host with real accounts.
+The instructor's commands are read from the doc's marked blocks (`<!-- tested: instructor-sequence,
+NAME -->`, see `support/doc_shell.py`) and typed, in the doc's order, into one bash session started
+in the instructor's own home with a new login's environment (no virtualenv on PATH, nothing of the
+test runner's), so a doc line that does not work as written fails here, with its command and the end
+of its stderr. Only two host paths of the doc are replaced (PLACEHOLDERS): the folder of the
+instructor's clone, by a stand-in clone whose course holds the test's short assignment under the
+doc's assignment name (`support/exchange.py`), and nbgrader's shared exchange, by a folder of this
+run; `~` is the instructor's fresh home, so `~/jax-course` is used as written.
 
-The loop runs once per module (the `loop` fixture, which fails on the first command that fails);
-each test asserts on one step of it.
+The students' lines of the same blocks are each student's own steps, run through nbgrader's apps
+under a uid of their own when the tests run as root (`support/as_user.py`), with their work put
+into the notebook before each `submit`. They are given `--student` on submit and fetch_feedback, as
+the doc says a student must whose account name is not their id: nbgrader takes the id from the
+uid's account name (`nbgrader.utils.get_username` reads pwd, not $USER), and these uids have no
+account; for the same reason collect warns that each submission is "owned by unknown id" (its
+check_owner), which it would not on a host with real accounts.
+
+Nothing is mocked: nbgrader 0.9.6's own commands and default exchange. The loop runs once per
+module (the `loop` fixture, which fails on the first command that fails); each test asserts on one
+step of it.
 """
 from __future__ import annotations
 
 import json
+import shlex
+import shutil
 import stat
 import subprocess
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from support.exchange import ClassOnOneHost, files_under, open_class
-from support.gradebook import (RIGHT_DOUBLE, STUDENTS, _env, autograder_cmd, dump_gradebook, points,
-                               run_autograde, sqlite_url)
+from support.doc_shell import Segment, Shell, outside, segments
+from support.exchange import LOGIN_PATH, ClassOnOneHost, files_under, open_class
+from support.gradebook import RIGHT_DOUBLE, STUDENTS, dump_gradebook, points, sqlite_url
 from support.machine import unavailable
+from support.notebooks import ROOT
 
-A = "toy"
+DOC = ROOT / "docs" / "INSTRUCTORS.md"
+BLOCKS = ["exchange", "course directory", "class"]      # the marked blocks, in the doc's order
+A = "02_static_shapes"                                  # the doc's assignment (the stand-in's is the toy)
+# the doc's two paths of the host, and the ClassOnOneHost field that stands for each in this run
+PLACEHOLDERS = {"/path/to/the/checkout": "clone", "/srv/nbgrader/exchange": "exchange"}
+COMMAND_TIMEOUT = 180                                   # seconds, for any one command of the doc
 RIGHT_TRIPLE = "def triple(x):\n    return 3.0 * x\n"
 # one right, one wrong (passes the visible test, fails the hidden one), one hostile (kills its worker)
 WORK = {
@@ -39,6 +58,8 @@ WORK = {
     "ben": {"double": STUDENTS["ben"]["double"], "triple": RIGHT_TRIPLE},
     "eve": {"double": STUDENTS["crash"]["double"], "triple": RIGHT_TRIPLE},
 }
+RESUBMITS = "ben"                                       # "a student" of the doc, who fixes `double`
+REWORK = {"double": RIGHT_DOUBLE}
 FIRST = {
     "ada": {"double_correctness": 2.0, "double_jit": 1.0, "triple_correctness": 1.0},
     "ben": {"double_correctness": 0.0, "double_jit": 1.0, "triple_correctness": 1.0},
@@ -51,7 +72,7 @@ HIDDEN = ["SECRET_PROBE", "31.5", "-7.25", "secret_input", "BEGIN HIDDEN TESTS"]
 @dataclass
 class Loop:
     klass: ClassOnOneHost
-    runs: dict = field(default_factory=dict)        # step -> CompletedProcess
+    runs: dict = field(default_factory=dict)        # step -> what it printed (CompletedProcess, Typed)
     fetched: dict = field(default_factory=dict)     # student -> {relative path: text} after the first fetch
     refetched: dict = field(default_factory=dict)   # the same after the resubmission
     seconds: dict = field(default_factory=dict)     # step -> wall time
@@ -60,24 +81,17 @@ class Loop:
     submitted: dict = field(default_factory=dict)   # "first" / "second" -> `collected()`
     _clock: float = field(default_factory=time.monotonic)
 
-    def ok(self, step: str, proc: subprocess.CompletedProcess) -> subprocess.CompletedProcess:
+    def ok(self, step: str, proc, command: str = ""):
         self.runs[step] = proc
         self.seconds[step] = time.monotonic() - self._clock
         self._clock = time.monotonic()
-        assert proc.returncode == 0, (f"{step}: exit {proc.returncode}\n--- stdout\n{proc.stdout[-3000:]}"
-                                      f"\n--- stderr\n{proc.stderr[-3000:]}")
+        assert proc.returncode == 0, (f"{step}: {command or proc.args}: exit {proc.returncode}\n--- stdout "
+                                      f"(end)\n{proc.stdout[-3000:]}\n--- stderr (end)\n{proc.stderr[-3000:]}")
         return proc
 
-    def instructor(self, step: str, *args) -> subprocess.CompletedProcess:
-        return self.ok(step, self.klass.instructor(*args))
-
-    def autograder(self, step: str, command: str, *args) -> subprocess.CompletedProcess:
-        if command == "autograde":
-            return self.ok(step, run_autograde(self.klass.course, A, *args))
-        return self.ok(step, subprocess.run(autograder_cmd(command, self.klass.course, A, *args),
-                                            capture_output=True, text=True, timeout=300, env=_env()))
-
     def students(self, step: str, steps_by_student: dict[str, list]):
+        while any(f"{step} {name}" in self.runs for name in steps_by_student):
+            step += " again"
         for name, proc in self.klass.students_do(steps_by_student).items():
             self.ok(f"{step} {name}", proc)
 
@@ -98,48 +112,96 @@ def _fetch_feedback(name: str) -> list:
     return ["nbgrader", "fetch_feedback", A, "--student", name]
 
 
+def _step(command: str, runs: dict) -> str:
+    """A short name for a typed command: the subcommand and its flags (`collect --update`), or the
+    command itself; ` again` when that name ran before."""
+    words = shlex.split(command, comments=True)
+    name = " ".join(words)
+    if len(words) > 1 and Path(words[0]).name in ("nbgrader", "autograder"):
+        name = " ".join([words[1]] + [w for w in words[2:] if w.startswith("--")])
+    while name in runs:
+        name += " again"
+    return name
+
+
+def student_steps(commands: list[str], name: str, work: dict) -> list:
+    """A student's lines of the doc as `as_user` steps: each `nbgrader ...` as written (plus
+    `--student`, see above), and their work written into the notebook before a `submit`."""
+    steps = []
+    for command in commands:
+        words = shlex.split(command, comments=True)
+        assert words[:1] == ["nbgrader"] and len(words) > 1, \
+            f"{DOC.name}: a student's line this test cannot type for a student: {command!r}"
+        if words[1] == "submit":
+            steps.append(["solve", f"{A}/{A}.ipynb", work])
+        steps.append(words + (["--student", name] if words[1] in ("submit", "fetch_feedback") else []))
+    return steps
+
+
+def _instructor(run: Loop, shell: Shell, written: str, placeholders: dict, counts: Counter):
+    """One instructor's line of the doc, typed with the placeholders replaced; after `collect` and
+    `autograde`, what they left is kept for the tests."""
+    command = written
+    for placeholder, path in placeholders.items():
+        command = command.replace(placeholder, str(path))
+    step = _step(written, run.runs)
+    stray = outside(command, [run.klass.base])
+    assert not stray, f"{DOC.name}: {written!r} names {stray}, outside this test's folders: add a placeholder"
+    typed = run.ok(step, shell.type(command, COMMAND_TIMEOUT), command)
+    for word, take in (("collect", lambda: run.collected()),
+                       ("autograde", lambda: dump_gradebook(sqlite_url(run.klass.course)))):
+        if step.split()[0] == word:
+            counts[word] += 1
+            (run.submitted if word == "collect" else run.dumps)[("first", "second")[counts[word] - 1]] = take()
+    return typed
+
+
+def _students(run: Loop, segment: Segment, counts: Counter):
+    """One run of students' lines of the class block, by every student or by the one who resubmits,
+    all at once; their first work before their first submit, the fix before the next."""
+    names = list(WORK) if segment.role == "each student" else [RESUBMITS]
+    steps = {}
+    for name in names:
+        steps[name] = student_steps(segment.commands, name, REWORK if counts[f"submit {name}"] else WORK[name])
+        counts[f"submit {name}"] += sum(step[:2] == ["nbgrader", "submit"] for step in steps[name])
+    feedback = any(step[:2] == ["nbgrader", "fetch_feedback"] for s in steps.values() for step in s)
+    if feedback and not run.fetched and "eve" in steps:
+        # eve also tries to get ben's page, and looks where she should not
+        ex = run.klass.exchange / "jax-course"
+        looks = [str(ex / "inbound"), str(ex / "feedback"), str(run.klass.students["ben"].home),
+                 str(run.klass.course)]
+        steps["eve"] += [_fetch_feedback("ben"), ["peek", looks]]
+    run.students(" ".join(sorted({step[1] for s in steps.values() for step in s if step[0] == "nbgrader"})), steps)
+    if feedback:
+        (run.refetched if run.fetched else run.fetched).update({name: run.feedback_of(name) for name in WORK})
+
+
 @pytest.fixture(scope="module")
 def loop():
+    for tool in ("nbgrader", "autograder", "jupyter"):       # the doc must say where they are
+        assert shutil.which(tool, path=LOGIN_PATH) is None, f"{tool} is on the login PATH {LOGIN_PATH}"
+    text = DOC.read_text()
+    for placeholder in PLACEHOLDERS:
+        assert placeholder in text, f"{DOC.name} no longer names {placeholder}: update PLACEHOLDERS"
     klass = open_class(list(WORK), A)
     run = Loop(klass)
-    course, db = klass.course, sqlite_url(klass.course)
+    placeholders = {placeholder: getattr(klass, name) for placeholder, name in PLACEHOLDERS.items()}
+    counts = Counter()      # how many times each step ran (collect, autograde, a student's submit)
+    shell = Shell(klass.instructor_home, klass.instructor_env(), klass.base / "typed")
     try:
-        # 1. the instructor releases the assignment into the exchange
-        run.instructor("generate_assignment", "generate_assignment", A)
-        run.instructor("release_assignment", "release_assignment", A)
-        # 2. each student fetches it into their home, works, submits
-        run.students("work", {name: [["nbgrader", "fetch_assignment", A],
-                                     ["solve", f"{A}/{A}.ipynb", answers],
-                                     ["nbgrader", "submit", A, "--student", name]]
-                              for name, answers in WORK.items()})
-        # 3. the instructor collects and grades into the gradebook
-        run.instructor("collect", "collect", A)
-        run.submitted["first"] = run.collected()
-        run.autograder("autograde", "autograde", "--jobs", "2")
-        run.dumps["first"] = dump_gradebook(db)
-        # 4. feedback written, released, fetched by each student; eve also tries to get ben's, and
-        #    looks where she should not
-        run.autograder("feedback", "feedback")
-        run.instructor("release_feedback", "release_feedback", A)
-        ex = klass.exchange / "jax-course"
-        looks = [str(ex / "inbound"), str(ex / "feedback"), str(klass.students["ben"].home), str(course)]
-        run.students("fetch_feedback", {name: [_fetch_feedback(name)] + (
-            [_fetch_feedback("ben"), ["peek", looks]] if name == "eve" else []) for name in WORK})
+        for segment in segments(text, BLOCKS):
+            if segment.role == "instructor":
+                for command in segment.commands:
+                    _instructor(run, shell, command, placeholders, counts)
+                if segment.block == "course directory":
+                    klass.course = shell.cwd()           # where the doc left the instructor
+                continue
+            _students(run, segment, counts)
+        assert run.refetched, f"{DOC.name}: the class block ended before the resubmission's feedback was fetched"
         run.peek = json.loads(run.runs["fetch_feedback eve"].stdout.split("peek: ", 1)[1])
-        run.fetched = {name: run.feedback_of(name) for name in WORK}
-        # 5. ben fixes his answer after reading his feedback and resubmits
-        run.students("resubmit", {"ben": [["solve", f"{A}/{A}.ipynb", {"double": RIGHT_DOUBLE}],
-                                          ["nbgrader", "submit", A, "--student", "ben"]]})
-        run.instructor("collect --update", "collect", "--update", A)
-        run.submitted["second"] = run.collected()
-        run.autograder("autograde again", "autograde", "--jobs", "2")
-        run.dumps["second"] = dump_gradebook(db)
-        run.autograder("feedback again", "feedback")
-        run.instructor("release_feedback again", "release_feedback", A)
-        run.students("fetch_feedback again", {"ben": [_fetch_feedback("ben")]})
-        run.refetched = {name: run.feedback_of(name) for name in WORK}
         yield run
     finally:
+        shell.close()
         print("seconds per step:", {step: round(t, 1) for step, t in run.seconds.items()})
         klass.close()
 
@@ -160,6 +222,16 @@ def test_exchange_is_set_up_as_nbgrader_documents(loop):
     course = ex / "jax-course"
     assert {p.name: _mode(p) for p in course.iterdir()} == {
         "outbound": 0o755, "inbound": 0o2733, "feedback": 0o711}
+
+
+def test_quickstart_made_the_course_directory_the_doc_then_works_in(loop):
+    course = loop.klass.course
+    assert course == (loop.klass.instructor_home / "jax-course").resolve()
+    out = loop.runs["quickstart --exchange"].stdout
+    assert f"{course}/bin/nbgrader collect" in out, out            # the next commands, by path
+    assert _mode(course) == 0o700 and "submitted/" in (course / ".gitignore").read_text()
+    tools = subprocess.run([str(course / "bin" / "python"), "-c", "import nbgrader, autograder"], timeout=60)
+    assert tools.returncode == 0                                    # bin/ runs this environment
 
 
 def test_every_student_fetched_the_release_and_submitted_their_own_work(loop):
@@ -252,3 +324,42 @@ def test_new_feedback_replaces_the_old(loop):
     assert list(older.values()) == list(loop.fetched["ben"].values())
     for name in ("ada", "eve"):
         assert loop.refetched[name] == loop.fetched[name]
+
+
+# ---------------------------------------------------------------- reading and typing the doc (no class)
+
+def test_the_doc_marks_the_instructor_sequence_with_its_roles():
+    roles = [(s.block, s.role) for s in segments(DOC.read_text(), BLOCKS)]
+    assert roles == [("exchange", "instructor"), ("course directory", "instructor"), ("class", "instructor"),
+                     ("class", "each student"), ("class", "instructor"), ("class", "each student"),
+                     ("class", "one student"), ("class", "instructor"), ("class", "one student")], roles
+
+
+def test_a_missing_block_or_a_line_no_one_can_type_fails():
+    marked = "<!-- tested: instructor-sequence, exchange -->\n```sh\nmkdir -p /x \\\n  /y\n# each student\nls\n```\n"
+    with pytest.raises(AssertionError, match="class"):
+        segments(marked, ["exchange", "class"])
+    with pytest.raises(AssertionError, match="not followed by a fenced code block"):
+        segments("<!-- tested: instructor-sequence, exchange -->\nmkdir /x\n", ["exchange"])
+    first, student = segments(marked, ["exchange"])
+    assert first.commands == ["mkdir -p /x \\\n  /y"] and student.role == "each student"
+    with pytest.raises(AssertionError, match="cannot type for a student"):
+        student_steps(student.commands, "ada", {})
+    assert outside("cd ~/c && $V/nbgrader x /srv/ex </dev/null", [Path("/tmp/t")]) == ["/srv/ex"]
+
+
+def test_the_shell_keeps_its_state_and_a_command_past_its_time_leaves_nothing(tmp_path):
+    shell = Shell(tmp_path, {"PATH": LOGIN_PATH, "HOME": str(tmp_path)}, tmp_path / "typed")
+    try:
+        assert shell.type("cd / && X=1   # a comment", 10).returncode == 0
+        typed = shell.type('test "$X" = 1 && pwd && echo oops >&2', 10)
+        assert (typed.returncode, typed.stdout, typed.stderr) == (0, "/\n", "oops\n")
+        assert shell.type("false", 10).returncode == 1
+        late = shell.type("sleep 60 & sleep 60", 1)
+        assert late.returncode == 124 and "killed" in late.stderr
+        deadline = time.monotonic() + 5
+        while shell.left() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not shell.left()                   # the session's group is gone, its sleeps with it
+    finally:
+        shell.close()

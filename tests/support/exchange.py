@@ -1,18 +1,23 @@
-"""A class on one host, through nbgrader's own exchange: one instructor's course directory, one
-shared exchange folder, and students with homes of their own (see `as_user.py` for how a student
-runs nbgrader under a uid of their own).
+"""A class on one host, through nbgrader's own exchange: one instructor, one shared exchange folder,
+and students with homes of their own (see `as_user.py` for how a student runs nbgrader under a uid
+of their own).
 
 Layout, in a fresh folder under the system's temp directory (pytest's own is 0700, which the
 students' uids could not enter):
 
-    exchange/      mkdir + `chmod ugo+rw`, as nbgrader's "Managing assignment files" says (0o777)
-    course/        the instructor's: the project's nbgrader_config.py + `c.Exchange.root`, source/
+    clone/         a stand-in for the instructor's clone of this repository: its nbgrader_config.py,
+                   the test's assignment in source/, and .venv, a link to the environment running
+                   the tests (so `.venv/bin/autograder` there is this checkout's)
+    instructor/    the instructor's home (0700): docs/INSTRUCTORS.md makes the course directory
+                   there, as `~/jax-course`
+    exchange/      not made here: the doc's own commands make it
     home/<name>/   each student's home (0700, their own), with the student's nbgrader_config.py
 """
 from __future__ import annotations
 
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -20,12 +25,13 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from support.gradebook import _env, make_course
+from support.gradebook import make_course
 
 AS_USER = Path(__file__).resolve().parent / "as_user.py"
 # Student uids come from a range of their own, leased like the sandbox's worker uids (which start
 # at 200,000), so that two test processes on one host never hand a uid to two students.
 STUDENT_UID_BASE, STUDENT_UID_SPAN = 150_000, 40_000
+LOGIN_PATH = "/usr/bin:/bin"
 
 
 @dataclass
@@ -49,15 +55,23 @@ class Student:
 class ClassOnOneHost:
     base: Path
     exchange: Path
-    course: Path
+    clone: Path
+    instructor_home: Path
     students: dict[str, Student]
     separate_uids: bool
+    course: Path | None = None        # the course directory, once the instructor has made it
     _leases: list = field(default_factory=list)
 
-    def instructor(self, *args, timeout: float = 120) -> subprocess.CompletedProcess:
-        """`nbgrader ARGS` in the course directory, as the instructor (the tests' own uid)."""
-        return subprocess.run([sys.executable, str(AS_USER), str(os.getuid()), json.dumps([["nbgrader", *args]])],
-                              cwd=self.course, env=_env(), capture_output=True, text=True, timeout=timeout)
+    def instructor_env(self) -> dict:
+        """A new login's environment, nothing inherited but where temporary files go: no JUPYTER_*,
+        no JAX_*, and a PATH of the system's folders only (so `nbgrader` and `autograder` run only
+        by the path the doc gives them)."""
+        name = pwd.getpwuid(os.getuid()).pw_name
+        env = {"HOME": str(self.instructor_home), "USER": name, "LOGNAME": name, "PATH": LOGIN_PATH,
+               "LANG": "C.UTF-8"}
+        if os.environ.get("TMPDIR"):
+            env["TMPDIR"] = os.environ["TMPDIR"]
+        return env
 
     def start(self, name: str, steps: list) -> subprocess.Popen:
         """Run a student's steps (`as_user.py`) in their home, under their uid."""
@@ -86,24 +100,12 @@ class ClassOnOneHost:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
-def quickstart(base: Path, assignment: str, exchange: Path, course_id: str) -> Path:
-    """The instructor's course directory made as docs/INSTRUCTORS.md says, by `autograder
-    quickstart` (run as a command), from a course root holding the test's own assignment."""
-    root = make_course(base / "course-root", (assignment,))
-    course = base / "course"
-    done = subprocess.run([sys.executable, "-m", "autograder.cli", "quickstart", str(course), "--course-root",
-                           str(root), "--exchange", str(exchange), "--course-id", course_id],
-                          capture_output=True, text=True, timeout=60, env=_env())
-    assert done.returncode == 0, done.stderr
-    assert f"{course}/bin/nbgrader collect" in done.stdout, done.stdout      # the next commands, by path
-    assert _mode(course) == 0o700 and "submitted/" in (course / ".gitignore").read_text()
-    tools = subprocess.run([str(course / "bin" / "python"), "-c", "import nbgrader, autograder"], timeout=60)
-    assert tools.returncode == 0                                            # bin/ runs this environment
-    return course
-
-
-def _mode(path: Path) -> int:
-    return path.stat().st_mode & 0o777
+def stand_in_clone(folder: Path, assignment: str) -> Path:
+    """A clone of this repository as the instructor has it, but whose course is the test's one
+    short assignment (named `assignment`), so grading the class takes seconds."""
+    make_course(folder, (assignment,))
+    (folder / ".venv").symlink_to(Path(sys.executable).parent.parent)
+    return folder
 
 
 def open_class(names: list[str], assignment: str, course_id: str = "jax-course") -> ClassOnOneHost:
@@ -112,13 +114,11 @@ def open_class(names: list[str], assignment: str, course_id: str = "jax-course")
     from autograder.sandbox.host import UidLease
     base = Path(tempfile.mkdtemp(prefix="jaxcourse-class-"))
     base.chmod(0o711)
-    exchange = base / "exchange"
-    exchange.mkdir()
-    exchange.chmod(exchange.stat().st_mode | 0o666)          # chmod ugo+rw
-    course = quickstart(base, assignment, exchange, course_id)
+    clone = stand_in_clone(base / "clone", assignment)
+    (base / "instructor").mkdir(mode=0o700)
     (base / "home").mkdir(mode=0o711)
     separate = os.geteuid() == 0
-    klass = ClassOnOneHost(base, exchange, course, {}, separate)
+    klass = ClassOnOneHost(base, base / "exchange", clone, base / "instructor", {}, separate)
     for name in names:
         if separate:
             lease = UidLease(base=STUDENT_UID_BASE, span=STUDENT_UID_SPAN)
@@ -129,7 +129,7 @@ def open_class(names: list[str], assignment: str, course_id: str = "jax-course")
         home = base / "home" / name
         home.mkdir(mode=0o700)
         (home / "nbgrader_config.py").write_text(
-            f"c = get_config()\nc.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {course_id!r}\n")
+            f"c = get_config()\nc.Exchange.root = {str(klass.exchange)!r}\nc.CourseDirectory.course_id = {course_id!r}\n")
         if separate:
             for path in (home, home / "nbgrader_config.py"):
                 os.chown(path, uid, uid)
