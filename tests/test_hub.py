@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -248,27 +249,30 @@ def flow(hub, browser):
     contexts = {n: browser.new_context(viewport={"width": 1400, "height": 1000})
                 for n in [hub.instructor, *hub.students]}
     try:
-        release = hub.as_instructor(f"nbgrader generate_assignment {A} && nbgrader release_assignment {A}")
-        assert release.returncode == 0, release.stderr[-3000:]
-        pages = {n: login(contexts[n], hub, n) for n in contexts}     # every server starts at once
-        for name, page in pages.items():
-            wait_for_lab(page)
+        with ThreadPoolExecutor(1) as pool:     # the instructor releases while the servers start
+            release = pool.submit(hub.as_instructor,
+                                  f"nbgrader generate_assignment {A} && nbgrader release_assignment {A}")
+            pages = {n: login(contexts[n], hub, n) for n in contexts}     # every server starts at once
+            for name, page in pages.items():
+                wait_for_lab(page)
+            released = release.result()
+        assert released.returncode == 0, released.stderr[-3000:]
         hub.seconds["servers up"] = time.monotonic() - hub.started
         prof = pages[hub.instructor]
         seen["instructor menu"] = nbgrader_menu(prof)
         prof.keyboard.press("Escape")
         seen["student menu"] = nbgrader_menu(pages[hub.students[0]])
         pages[hub.students[0]].keyboard.press("Escape")
-        open_from_menu(prof, "Formgrader")
-        frame = prof.frame_locator("iframe").first
-        frame.get_by_text("Manage Assignments").first.wait_for(timeout=60_000)
-        frame.locator("td").filter(has_text=A).first.wait_for(timeout=60_000)
-        seen["formgrader"] = True
         for name in hub.students:
             seen["outputs"][name] = fetch_and_run(pages[name])
             hub.seconds.setdefault("first cell output", time.monotonic() - hub.started)
             submit(pages[name])
         hub.seconds["submitted"] = time.monotonic() - hub.started
+        open_from_menu(prof, "Formgrader")         # in the instructor's own server, in an iframe
+        frame = prof.frame_locator("iframe").first
+        frame.get_by_text("Manage Assignments").first.wait_for(timeout=60_000)
+        frame.locator("td").filter(has_text=A).first.wait_for(timeout=60_000)
+        seen["formgrader"] = True
         t = time.monotonic()
         seen["grading"] = hub.as_instructor(
             f"nbgrader collect {A} && autograder autograde {A} --jobs 2 && autograder feedback {A} && "
