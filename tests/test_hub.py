@@ -108,9 +108,12 @@ class Hub:
 def _require_machine():
     if os.geteuid() != 0:
         unavailable("LocalProcessSpawner needs root to start each user's server under its uid")
-    for tool in ("useradd", "userdel", "node", "npm"):
+    from autograder.lab.hub import node_problem
+    for tool in ("useradd", "userdel"):
         if not shutil.which(tool):
-            unavailable(f"the hub needs {tool} (Node.js and npm for its proxy; useradd for local users)")
+            unavailable(f"the hub's users are local accounts: {tool} is missing")
+    if node_problem():
+        unavailable(node_problem())
     ensure_chromium()
 
 

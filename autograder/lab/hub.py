@@ -9,7 +9,8 @@ server). Each step is skipped when already done, so the same command restarts a 
                     lab image's environment, prepared the same way)
     DIR/exchange/   nbgrader's exchange (mkdir, chmod ugo+rw, as nbgrader's docs say)
     DIR/config/     the Jupyter settings of each role (lab/hub_spawn.py says how they reach a server)
-    DIR/hub.json    the settings; DIR/jupyterhub_config.py loads them (lab/hub_spawn.configure)
+    DIR/hub.json    the settings; DIR/jupyterhub_config.py loads them (lab/hub_spawn.configure), then
+                    DIR/jupyterhub_config.local.py when there is one (the lab's own additions)
     ~INSTRUCTOR/COURSE_ID/   the course directory, made by `autograder quickstart --exchange`
 
 The proxy, configurable-http-proxy, comes from the npm registry into `.hub/proxy/` of the checkout
@@ -66,14 +67,27 @@ def python_for_everyone() -> str:
     raise HubError(f"no Python 3.11+ with venv that every user may run among {candidates}: give one with --python")
 
 
+def node_problem() -> str:
+    """Why configurable-http-proxy cannot be installed here ("" when it can): it needs npm and
+    Node.js 20 or newer (Debian 12's own nodejs is 18: take NodeSource's or nvm's)."""
+    if not shutil.which("npm") or not shutil.which("node"):
+        return "JupyterHub's proxy needs Node.js 20+ and npm (none found on PATH)"
+    out = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=30).stdout.strip()
+    major = out.lstrip("v").split(".")[0]
+    if not major.isdigit() or int(major) < 20:
+        return f"JupyterHub's proxy ({PROXY_PACKAGE}) needs Node.js 20 or newer, found {out or 'none'}"
+    return ""
+
+
 def ensure_proxy(folder: Path = ROOT / ".hub" / "proxy") -> Path:
     """configurable-http-proxy from the npm registry into `folder` (installed once, then reused)."""
     exe = folder / "node_modules" / ".bin" / "configurable-http-proxy"
     if exe.exists():
         return exe
+    problem = node_problem()
+    if problem:
+        raise HubError(problem)
     npm = shutil.which("npm")
-    if not npm or not shutil.which("node"):
-        raise HubError("JupyterHub's proxy needs Node.js and npm (e.g. apt-get install nodejs npm)")
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = folder.parent / f".proxy-{os.getpid()}"
     shutil.rmtree(staging, ignore_errors=True)
@@ -219,8 +233,8 @@ def prepare(args) -> Path:
     env = Path(args.env).resolve() if args.env else ensure_env(top / "env", args.python or python_for_everyone(),
                                                                course_root)
     if not runnable_by_all(env / "bin" / "python"):
-        raise HubError(f"{env}/bin/python is not runnable by every user: make the environment with a "
-                       f"Python they can run (--python /usr/bin/python3)")
+        raise HubError(f"{env}/bin/python is not runnable by every user: the environment must be made "
+                       f"with a Python they can run (--python /usr/bin/python3), in folders they can enter")
     add_hub(env)
     write_lab_defaults(env)
     students = [s for s in args.students.split(",") if s]
@@ -248,7 +262,9 @@ def prepare(args) -> Path:
     config = top / "jupyterhub_config.py"
     config.write_text("# written by `autograder lab-hub`: the settings are in hub.json beside it\n"
                       "from autograder.lab.hub_spawn import configure\n"
-                      f"configure(c, {str(path)!r})  # noqa: F821\n")
+                      f"configure(c, {str(path)!r})  # noqa: F821\n"
+                      "# a lab's own additions (an OAuth authenticator, ...) go in this file, never rewritten:\n"
+                      "load_subconfig('jupyterhub_config.local.py')  # noqa: F821\n")
     _announce(settings, shares)
     return config
 
