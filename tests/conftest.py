@@ -77,4 +77,6 @@ def kit_venv(kit):
         assert (env / "etc" / "jupyter" / "labconfig" / "page_config.json").is_file()    # the student settings
         yield env
     finally:
-        shutil.rmtree(shared, ignore_errors=True)
+        # removing a whole environment takes a minute on a slow disk: nothing waits for it
+        subprocess.Popen(["rm", "-rf", str(shared)], start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
