@@ -5,7 +5,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo release bench contract selftest clean compat labcheck labcheck-wheels
+.PHONY: test demo release bench contract selftest clean compat labcheck labcheck-wheels hub
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ selftest: $(STAMP)
 LABWHEELS ?= .labwheels
 labcheck:
 	@$(PYTHON) -m autograder.lab.labcheck --wheels $(LABWHEELS) $(LABCHECK_ARGS)
+
+# JupyterHub for one course on this machine (docs/LABS.md, section 8), as root: its state, class
+# environment and exchange in $(HUB_DIR); the proxy from npm into .hub/proxy. A trial by default:
+# three students and an instructor (local users, made if missing), one shared password.
+HUB_DIR ?= .hub/lab
+HUB_ARGS ?= --instructor instructor --students student1,student2,student3 --create-users
+hub: $(STAMP)
+	$(PY) -m autograder.cli lab-hub $(HUB_DIR) $(HUB_ARGS)
 
 # Run where there is network: the wheels labcheck needs on a lab machine of Python $(LABCHECK_PY).
 LABCHECK_PY ?= 3.12

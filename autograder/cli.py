@@ -8,6 +8,7 @@
     autograder autograde ASSIGNMENT [--student S ...] [--jobs N] [--force]   (nbgrader course layout)
     autograder feedback ASSIGNMENT / autograder report ASSIGNMENT / autograder similarity ASSIGNMENT
     autograder quickstart DIR [--exchange ROOT]   (a course directory for a class, outside the checkout)
+    autograder lab-hub DIR --instructor I --students A,B   (lab admins: JupyterHub for one course)
 
 Exit 0 when every notebook was graded (whatever the scores); 2 with a one-line error per unusable
 notebook (the others are still graded and written).
@@ -83,6 +84,8 @@ def _parser():
     r.add_argument("--check", action="store_true", help="only report whether release/ is in sync")
     from .classroom.commands import add_subcommands
     add_subcommands(sub)
+    from .lab.hub import add_parser as add_hub_parser
+    add_hub_parser(sub)
     return ap
 
 
@@ -96,6 +99,9 @@ def main(argv=None) -> int:
         return quickstart_main(args.folder, args.course_root, args.course_id, args.exchange)
     if args.command == "export":
         return _export(args)
+    if args.command == "lab-hub":
+        from .lab.hub import main as hub_main
+        return hub_main(args)
     if args.command == "student-kit":
         from .kit.student_kit import main as kit_main
         return kit_main(args.out, args.course_root)

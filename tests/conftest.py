@@ -57,14 +57,26 @@ def kit(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def kit_venv(kit, tmp_path_factory):
+def kit_venv(kit):
     """A fresh environment outside the kit (as a class's shared environment or a JupyterHub image
-    is) holding only what `install.sh ENV` puts there: docs/STUDENTS.md's way to install it."""
+    is) holding only what `install.sh ENV` puts there: docs/STUDENTS.md's way to install it. Made
+    with a Python every user can run, in a folder every user can read (not pytest's, which is
+    private): the hub test's students start their servers from it under their own uids."""
     import subprocess
-    env = tmp_path_factory.mktemp("shared") / "env"
-    made = subprocess.run(["python3", "-m", "venv", str(env)], capture_output=True, text=True, timeout=300)
-    assert made.returncode == 0, made.stderr[-3000:]
-    r = subprocess.run(["sh", str(kit / "install.sh"), str(env)], capture_output=True, text=True, timeout=1200)
-    assert r.returncode == 0, r.stderr[-3000:]
-    assert (env / "etc" / "jupyter" / "labconfig" / "page_config.json").is_file()    # the student settings
-    return env
+    import tempfile
+    from autograder.lab.hub import python_for_everyone
+    shared = Path(tempfile.mkdtemp(prefix="jaxcourse-shared-"))
+    shared.chmod(0o755)
+    env = shared / "env"
+    try:
+        made = subprocess.run([python_for_everyone(), "-m", "venv", str(env)], capture_output=True, text=True,
+                              timeout=300)
+        assert made.returncode == 0, made.stderr[-3000:]
+        r = subprocess.run(["sh", str(kit / "install.sh"), str(env)], capture_output=True, text=True, timeout=1200)
+        assert r.returncode == 0, r.stderr[-3000:]
+        assert (env / "etc" / "jupyter" / "labconfig" / "page_config.json").is_file()    # the student settings
+        yield env
+    finally:
+        # removing a whole environment takes a minute on a slow disk: nothing waits for it
+        subprocess.Popen(["rm", "-rf", str(shared)], start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

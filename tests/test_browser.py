@@ -16,9 +16,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import shutil
 import signal
-import socket
 import subprocess
 import time
 import urllib.request
@@ -27,13 +25,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from support.machine import unavailable
+from support.browser import CHROMIUM, CHROMIUM_ARGS, ensure_chromium, free_port
 from support.notebooks import ROOT
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run"]
 ASSIGNMENT = "02_static_shapes"
 BOOLEAN_MASK = "def mask_tensor(x, mask):\n    return x.at[mask].set(-100.0)\n"
 VMAP_MISTAKE = ("def predict(w, x):\n    return jnp.tanh(x @ w)\n\n"
@@ -41,24 +35,6 @@ VMAP_MISTAKE = ("def predict(w, x):\n    return jnp.tanh(x @ w)\n\n"
 WITH_WHERE = "def mask_tensor(x, mask):\n    return jnp.where(mask, jnp.asarray(-100.0, x.dtype), x)\n"
 ARTIFACTS = Path(os.environ.get("ARTIFACTS_DIR", ROOT / ".artifacts" / "browser"))
 # answers written in the browser are only for this flow; the reference is never shown
-
-
-def ensure_chromium():
-    if Path(CHROMIUM).exists():
-        return
-    if os.geteuid() != 0 or not shutil.which("apt-get"):
-        unavailable("Debian's chromium is missing and cannot be installed here (needs root and apt-get)")
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    subprocess.run(["apt-get", "update", "-qq"], env=env, capture_output=True, timeout=600)
-    r = subprocess.run(["apt-get", "install", "-y", "-qq", "chromium"], env=env, capture_output=True,
-                       text=True, timeout=900)
-    assert r.returncode == 0 and Path(CHROMIUM).exists(), r.stderr[-2000:]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")

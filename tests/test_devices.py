@@ -1,4 +1,5 @@
-"""How workers share accelerators, and the memory cap each one gets (sandbox/devices.py, memlimit.py).
+"""How workers share accelerators, and the memory cap each one gets (sandbox/devices.py, memlimit.py);
+how the lab hub's student servers share them beside the graders (lab/hub_spawn.py).
 
 The GPUs are faked with AUTOGRADER_GPUS (this machine has none); everything else is the real code
 path: the plan, the leases, the worker's environment as the worker process itself reads it, its
@@ -102,6 +103,69 @@ def test_memory_cap_kind():
     with pytest.raises(ValueError):
         memlimit.choose("ulimit", accelerator=True)
     assert memlimit.label("cgroup", 4096) == "cgroup 4096 MB" and memlimit.label("none", 1) == "none"
+
+
+# ---------------------------------------------------------------- the lab's hub (lab/hub_spawn.py)
+def _hub_settings(instructor="prof"):
+    return {"instructor": instructor, "env": "/srv/env",
+            "config_dirs": {"student": "/srv/config/student", "instructor": "/srv/config/instructor"}}
+
+
+def test_hub_students_share_their_cards_and_grading_keeps_its_own():
+    """4 fake GPUs, GPU 3 kept for grading, 4 students a card: 12 students' servers round robin
+    over GPUs 0-2 with a quarter of JAX's share each; the instructor's server sees GPU 3 only, and
+    the grading workers `autograder autograde` starts from its terminal take their shares there."""
+    from autograder.lab.hub_spawn import Shares, server_environment
+    shares = Shares(None, ["3"], students_per_gpu=4, environ=fake(4))
+    try:
+        students = [server_environment(_hub_settings(), f"s{i}", shares) for i in range(12)]
+        assert [e["CUDA_VISIBLE_DEVICES"] for e in students] == [str(i % 3) for i in range(12)]
+        assert {e["XLA_PYTHON_CLIENT_MEM_FRACTION"] for e in students} == {"0.1875"}
+        assert {e["XLA_PYTHON_CLIENT_PREALLOCATE"] for e in students} == {"false"}
+        assert {e["JUPYTER_CONFIG_PATH"] for e in students} == {"/srv/config/student"}
+        teacher = server_environment(_hub_settings(), "prof", shares)
+        assert teacher["JUPYTER_CONFIG_PATH"] == "/srv/config/instructor"
+        assert teacher["CUDA_VISIBLE_DEVICES"] == "3" and "XLA_PYTHON_CLIENT_MEM_FRACTION" not in teacher
+        # what the hub's spawner passes on (LocalProcessSpawner keeps PATH, LANG, ... and adds these)
+        workers = lease_all(3, 1, {**teacher, "AUTOGRADER_WORKER_JAX_PLATFORMS": ""})
+        assert [e["CUDA_VISIBLE_DEVICES"] for e in workers] == ["3", "3", "3"]
+        assert {e["XLA_PYTHON_CLIENT_MEM_FRACTION"] for e in workers} == {"0.25"}    # 0.75 / 3
+        assert not {e["CUDA_VISIBLE_DEVICES"] for e in workers} & {e["CUDA_VISIBLE_DEVICES"] for e in students}
+        # both sides wrote their share with the one function the grader uses
+        assert devices.share_environment(("1",), 4) == {k: students[1][k] for k in devices.share_environment(("1",), 4)}
+    finally:
+        for i in range(12):
+            shares.release(f"s{i}")
+
+
+def test_hub_a_stopped_server_gives_its_card_back():
+    from autograder.lab.hub_spawn import Shares
+    shares = Shares(["0", "1"], (), students_per_gpu=1, environ={})
+    try:
+        assert [shares.student(n)["CUDA_VISIBLE_DEVICES"] for n in ("a", "b")] == ["0", "1"]
+        shares.release("a")
+        assert shares.student("c")["CUDA_VISIBLE_DEVICES"] == "0"
+        assert shares.student("b")["CUDA_VISIBLE_DEVICES"] == "1"     # a restart keeps one lease
+        assert sum(len(lease.devices) for lease in shares.leases.values()) == 2
+        assert shares.instructor()["CUDA_VISIBLE_DEVICES"] == "0,1"    # nothing reserved: every card
+    finally:
+        for name in ("a", "b", "c"):
+            shares.release(name)
+
+
+def test_hub_falls_back_to_the_cpu():
+    from autograder.lab.hub_spawn import Shares
+    none = Shares(None, (), environ=fake(0))
+    assert none.student("s") == {} and none.instructor() == {}
+    every_card_graded = Shares(None, ["0"], environ=fake(1))
+    assert every_card_graded.student("s") == {"JAX_PLATFORMS": "cpu", "CUDA_VISIBLE_DEVICES": ""}
+    with pytest.raises(ValueError, match="not among"):
+        Shares(None, ["7"], environ=fake(2))
+    admin = Shares(None, (), environ=fake(1, XLA_PYTHON_CLIENT_MEM_FRACTION=".3"))
+    try:
+        assert admin.student("s")["XLA_PYTHON_CLIENT_MEM_FRACTION"] == ".3"     # the admin's wins
+    finally:
+        admin.release("s")
 
 
 # ---------------------------------------------------------------- real workers

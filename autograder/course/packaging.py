@@ -1,13 +1,21 @@
 """What ships to students and to grading platforms: the package as a wheel, its pinned
 requirements, and nbgrader's delimiters that no shipped file may contain.
 
-Used by the student kit (`kit/`) and the platform exports (`platforms/bundle.py`).
+Used by the student kit (`kit/`), the platform exports (`platforms/bundle.py`) and the lab's hub
+(`lab/hub.py`: which of nbgrader's parts are the instructor's).
 """
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+# nbgrader's JupyterLab plugins and server extensions that only instructors need: the student kit
+# turns them off (kit/), the lab's hub turns them back on for the instructor (lab/hub.py)
+INSTRUCTOR_LAB_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
+                          "@jupyter/nbgrader:course-list")
+INSTRUCTOR_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader",
+                                "nbgrader.server_extensions.course_list")
 
 
 def markers() -> tuple[str, ...]:

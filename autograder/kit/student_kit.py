@@ -26,14 +26,9 @@ import tempfile
 from pathlib import Path
 
 from ..course.layout import Course
-from ..course.packaging import PackagingError as KitError, build_wheel, markers, pinned_requirements
+from ..course.packaging import (INSTRUCTOR_LAB_PLUGINS, INSTRUCTOR_SERVER_EXTENSIONS, PackagingError as KitError,
+                                build_wheel, markers, pinned_requirements)
 
-
-# nbgrader's JupyterLab plugins that only instructors need.
-INSTRUCTOR_LAB_PLUGINS = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment",
-                          "@jupyter/nbgrader:course-list")
-INSTRUCTOR_SERVER_EXTENSIONS = ("nbgrader.server_extensions.formgrader",
-                                "nbgrader.server_extensions.course_list")
 
 STUDENT_NBGRADER_CONFIG = '''\
 """nbgrader settings for students (installed by the kit into the environment's etc/jupyter/).

@@ -158,21 +158,41 @@ class DevicePlan:
 
     def environment(self, group: int | None, environ=None) -> dict:
         """The variables a worker holding `group` gets (on top of the sandbox's scrubbed environment)."""
-        environ = os.environ if environ is None else environ
-        env = {}
-        if self.kind == "gpu":
-            share = JAX_DEFAULT_FRACTION / max(1, self.workers_per_group)
-            env["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
-            env["XLA_PYTHON_CLIENT_MEM_FRACTION"] = f"{share:.4g}"
-            # the driver's JIT cache would go to HOME, on the worker's small private disk, and a
-            # fresh worker never finds it again
-            env["CUDA_CACHE_DISABLE"] = "1"
-            if group is not None:
-                env["CUDA_VISIBLE_DEVICES"] = ",".join(self.groups[group])
-        for key in _ADMIN_XLA:
-            if key in environ:
-                env[key] = environ[key]
+        if self.kind != "gpu":
+            return admin_allocator_settings(environ)
+        env = share_environment(self.groups[group] if group is not None else None, self.workers_per_group, environ)
+        # the driver's JIT cache would go to HOME, on the worker's small private disk, and a fresh
+        # worker never finds it again
+        env.setdefault("CUDA_CACHE_DISABLE", "1")
         return env
+
+
+def admin_allocator_settings(environ=None) -> dict:
+    """The allocator variables the admin set (they win over the shares below)."""
+    environ = os.environ if environ is None else environ
+    return {key: environ[key] for key in _ADMIN_XLA if key in environ}
+
+
+def share_environment(devices, sharers: int, environ=None) -> dict:
+    """A process's share of GPUs, for every process that takes one: each grading worker (through
+    `DevicePlan.environment`) and each student's server on the lab's hub (`lab/hub_spawn.py`).
+    `devices`: the ids it may see (None: leave CUDA_VISIBLE_DEVICES as it is); `sharers`: how many
+    processes share those devices. No preallocation, and JAX's default 75% split evenly."""
+    env = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false",
+           "XLA_PYTHON_CLIENT_MEM_FRACTION": f"{JAX_DEFAULT_FRACTION / max(1, sharers):.4g}"}
+    if devices is not None:
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(devices)
+    env.update(admin_allocator_settings(environ))
+    return env
+
+
+def plan_over(ids: tuple, jobs: int, devices_per_worker: int = 1) -> DevicePlan:
+    """`jobs` processes over the GPUs `ids`, in groups of `devices_per_worker` (none: an empty plan)."""
+    if not ids:
+        return DevicePlan("", (), 1)
+    per = min(devices_per_worker, len(ids))
+    groups = tuple(tuple(ids[i:i + per]) for i in range(0, len(ids) - per + 1, per))
+    return DevicePlan("gpu", groups, max(1, math.ceil(max(1, jobs) / len(groups))))
 
 
 def make_plan(jobs: int, devices_per_worker: int = 1, environ=None) -> DevicePlan:
@@ -185,9 +205,7 @@ def make_plan(jobs: int, devices_per_worker: int = 1, environ=None) -> DevicePla
     found = discover(environ)
     if found.kind != "gpu" or not found.count:
         return DevicePlan(found.kind, (), 1)   # TPUs (and plugins without devices): not split
-    per = min(devices_per_worker, found.count)
-    groups = tuple(found.ids[i:i + per] for i in range(0, found.count - per + 1, per))
-    return DevicePlan("gpu", groups, max(1, math.ceil(max(1, jobs) / len(groups))))
+    return plan_over(found.ids, jobs, devices_per_worker)
 
 
 def default_jobs(items: int, devices_per_worker: int = 1, environ=None) -> int:
