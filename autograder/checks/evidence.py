@@ -2,8 +2,10 @@
 
 Under `nbgrader autograde` they run in the student's kernel; under the `autograder` CLI they run
 in the sandboxed worker, and the grader decides in its own process from the data they return
-(see `check.py`). Every probe clears JAX's caches first, so a function warmed up earlier in the
-notebook still shows its real traces, and describes exceptions with `diagnose.describe_exception`.
+(see `check.py`). Every probe that jits traces the student's function afresh (`tracing._fresh_jit`:
+a new closure, so no tracing cache holds it), so a function warmed up earlier in the notebook still
+shows its real traces, while the operations compiled before stay compiled; exceptions are described
+with `diagnose.describe_exception`.
 
 The JAX entry points are bound at import time, i.e. before any student code runs in the worker,
 so that a student who rebinds `jax.jit` does not change what the probes call.
@@ -59,11 +61,10 @@ def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transf
     """Trace and run `jax.jit(fn)` once, or `jax.jit(transform(fn))` (e.g. `transform=jax.grad`).
     Returns {'ok': True, 'differs': None or how the jitted results differ from a direct call's}
     or {'ok': False, 'error': ...}."""
-    _clear_caches()
     try:
         target = fn if transform is None else transform(fn)
-        out = _jitted(target, static_argnums, static_argnames)(*fresh_inputs(tuple(args)),
-                                                               **fresh_inputs(dict(kwargs or {})))
+        jitted = _fresh_jit(target, static_argnums, static_argnames)
+        out = jitted(*fresh_inputs(tuple(args)), **fresh_inputs(dict(kwargs or {})))
         _block(out)
     except Exception as exc:  # the student's mistake, described for the verdict
         return {"ok": False, "error": describe_exception(
@@ -73,7 +74,7 @@ def run_jit(fn, args, kwargs=None, static_argnums=(), static_argnames=(), transf
         _, nums, names = _jit_source(target, static_argnums, static_argnames)
         moved_args, moved_kwargs = perturbed(tuple(args), dict(kwargs or {}), nums, names)
         try:
-            moved = _block(_jitted(target, static_argnums, static_argnames)(*moved_args, **moved_kwargs))
+            moved = _block(jitted(*moved_args, **moved_kwargs))
         except Exception:
             moved = None
         differs = _moved_difference(target, moved_args, moved_kwargs, moved, static_argnums, static_argnames)
@@ -88,7 +89,6 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
     Explanations are JAX's own cache-miss reasons, one per retrace; `change` names the
     argument whose type, shape, structure or static value changed before the first retrace.
     """
-    _clear_caches()
     traces = []
     jitted = _fresh_jit(fn, static_argnums, static_argnames, on_trace=lambda: traces.append(1))
     traced_at, outs = [], []
@@ -128,7 +128,6 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
 
 def jaxpr_summary(fn, args, kwargs=None, static_argnums=(), static_argnames=()):
     """Trace `fn` (honouring static args) and summarise its jaxpr."""
-    _clear_caches()
     try:
         traced = _jit_trace(_fresh_jit(fn, static_argnums, static_argnames), *args, **(kwargs or {}))
     except Exception as exc:
@@ -140,7 +139,6 @@ def traced_results(fn, args, kwargs=None, static_argnums=(), static_argnames=())
     """Trace `fn` once, summarise that jaxpr, then compile and run that very trace and compare its
     results with a direct call's (`agreement.py`): the structure checks' second step, asked for
     only once the structure passed (an unrolled program is never compiled here)."""
-    _clear_caches()
     kwargs = dict(kwargs or {})
     try:
         _, nums, names = _jit_source(fn, static_argnums, static_argnames)

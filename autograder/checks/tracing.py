@@ -79,19 +79,23 @@ def _fun_name(fn) -> str:
 def _fresh_jit(fn, static_argnums=(), static_argnames=(), on_trace=None):
     """A jit of our own, of `fn` or of what the student's jit was built from (with its static args).
 
-    With `on_trace`, the function is wrapped so that `on_trace()` runs each time JAX traces it: the
+    The function is always wrapped in a new closure, so that JAX's tracing caches (keyed by the
+    function object) hold nothing for it: the probe traces the student's function now, with the
+    program state of now, whatever was traced before. This is what makes a probe independent of the
+    cells that ran before it, without `jax.clear_caches()`, which would also throw away every
+    compiled operation (a notebook's probes then compiled each `jnp` operation again, a third of
+    their compiles). With `on_trace`, `on_trace()` runs each time JAX traces the function: the
     trace count then lives in the probe's own closure, which student code cannot name, rather than
     in a counter keyed by a function name that the function itself can change while it is traced."""
-    target, nums, names = _jit_source(fn, static_argnums, static_argnames)
-    if on_trace is not None:
-        inner = target
+    inner, nums, names = _jit_source(fn, static_argnums, static_argnames)
+    count = on_trace or (lambda: None)
 
-        @functools.wraps(inner)
-        def target(*args, **kwargs):
-            on_trace()
-            return inner(*args, **kwargs)
+    @functools.wraps(inner)
+    def target(*args, **kwargs):
+        count()
+        return inner(*args, **kwargs)
 
-        target.__name__ = _fun_name(inner)
+    target.__name__ = _fun_name(inner)
     return _jit(target, static_argnums=nums, static_argnames=names or None)
 
 
