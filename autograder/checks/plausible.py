@@ -84,7 +84,7 @@ def traces(result, calls: int) -> dict:
             _implausible("a failing call that is not one of the calls made")
         return result
     if result["traces"] < 1:
-        _implausible(f"{result['traces']} traces over {calls} jitted calls from cold caches (at least 1)")
+        _implausible(f"{result['traces']} traces over {calls} calls of a fresh jit (at least 1)")
     if not (type(result.get("explanations", [])) is list
             and all(type(e) is str for e in result.get("explanations", []))):
         _implausible("retrace explanations that are not text")

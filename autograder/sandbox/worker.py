@@ -109,7 +109,7 @@ class Worker:
         self.compile_cache = compile_cache.install_from_environment()
         from ..checks import diagnose, evidence
         from . import integrity
-        # A lab's own persistent cache stays off (probes measure from cold caches); the grader's
+        # A lab's own persistent cache stays off (probes trace and compile afresh); the grader's
         # trusted one stays on (its hits are timed as compiles: counts are unchanged)
         jax.config.update("jax_enable_compilation_cache", self.compile_cache is not None)
         from ..checks import plain
