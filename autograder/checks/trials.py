@@ -36,6 +36,8 @@ import sys
 import time
 import warnings
 
+from .operand_rules import PLANS
+from .rule_facts import Facts
 from .trial_plans import Plan, Untriable, plan_broadcast, plan_carry, plan_method, plan_vmap
 
 BUDGET_S = 2.0
@@ -69,17 +71,26 @@ def plan_for(rule: str, desc: dict) -> Plan | None:
         return plan_broadcast(source)
     if rule in ("unregistered-class", "non-array-argument"):
         return plan_method(_transformed(desc, "grad", "value_and_grad", "vmap", "jit"))
+    if rule in PLANS:                                   # a rewrite of the line (`trial_rewrites.py`)
+        return PLANS[rule](Facts(desc))
     return None
 
 
 def innermost_student_frame(exc: BaseException):
+    """The frame whose names the failing line reads: of the student's frames at the innermost one's
+    line, the outermost (a lambda written on that line runs in a frame of its own, which holds its
+    parameters only, not the names of the line around it)."""
     from .facts import is_student_frame
-    frame, tb = None, exc.__traceback__
+    frames, tb = [], exc.__traceback__
     while tb is not None:
         if is_student_frame(tb.tb_frame.f_code.co_filename):
-            frame = tb.tb_frame
+            frames.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
-    return frame
+    if not frames:
+        return None
+    inner, line = frames[-1]
+    return next(frame for frame, lineno in frames
+                if lineno == line and frame.f_code.co_filename == inner.f_code.co_filename)
 
 
 def attempt(rule: str, desc: dict, exc: BaseException) -> dict:
