@@ -1,13 +1,17 @@
 """What a call on the failing line binds, read with `ast` and the frame's names (for `facts.py`):
 
-- `partials`: `functools.partial(step, decay=rate)`, its keywords and the parameters of `step`, in order
-  (read from the function's code object: nothing of the student's runs);
+- `partials`: `functools.partial(step, decay=rate)` written on the line, or held by a name the line
+  passes, its keywords and the parameters of `step`, in order (read from the function's code object:
+  nothing of the student's runs);
 - `vmapped_keywords`: a function made by `jax.vmap` called with keyword arguments
-  (`warp(images, coords, order=1)`), which of those are scalars, and whether a positional one is.
+  (`warp(images, coords, order=1)`, `jax.vmap(f)(x, scale=2.0)`), which of those are scalars, and
+  which positional ones may be;
+- `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves.
 """
 from __future__ import annotations
 
 import ast
+import functools
 import types
 
 
@@ -45,24 +49,60 @@ def _is_scalar(node, lookup) -> bool | None:
     return None
 
 
+def _bound_partial(name: str, value) -> dict | None:
+    """A `functools.partial` object a name of the line holds (made on an earlier line)."""
+    if type(value) is not functools.partial or not value.keywords:
+        return None
+    fn = getattr(value.func, "__name__", "f")
+    return {"fn": fn, "text": f"{name}` (`functools.partial({fn}, ...)`", "made_elsewhere": name,
+            "positional": ["..."] * len(value.args), "keywords": {k: "..." for k in value.keywords},
+            "params": _parameters(value.func)}
+
+
+def _holds_function(value, depth: int = 0) -> bool:
+    """Whether plain containers (dicts, lists, tuples: nothing of the student's is called) hold a
+    function among their entries."""
+    if depth > 4:
+        return False
+    if type(value) in (dict, list, tuple):
+        return any(_holds_function(v, depth + 1) for v in (value.values() if type(value) is dict else value))
+    return depth > 0 and (isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial))
+                          or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp"))
+
+
 def about(node: ast.Call, name: str, lookup) -> dict:
     """Facts of one call (`name` its dotted name; `lookup(name)` -> (value, found) in the frame)."""
-    out: dict = {}
+    out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": []}
+    if name.split(".")[-1] in ("map", "tree_map") and "tree" in name:       # `jax.tree.map(f, model)`
+        out["trees_with_functions"] = [a.id for a in node.args[1:]
+                                       if isinstance(a, ast.Name) and _holds_function(lookup(a.id)[0])]
     if name.split(".")[-1] == "partial" and len(node.args) >= 1 and node.keywords:
         fn = node.args[0]
         value, found = lookup(fn.id) if isinstance(fn, ast.Name) else (None, False)
-        out["partials"] = [{"fn": ast.unparse(fn), "text": ast.unparse(node),
-                            "positional": [ast.unparse(a) for a in node.args[1:]],
-                            "keywords": {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg},
-                            "params": _parameters(value) if found else []}]
+        out["partials"].append({"fn": ast.unparse(fn), "text": ast.unparse(node),
+                                "positional": [ast.unparse(a) for a in node.args[1:]],
+                                "keywords": {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg},
+                                "params": _parameters(value) if found else []})
+    for arg in node.args:                       # `lax.scan(body, ...)` with `body = functools.partial(...)`
+        if isinstance(arg, ast.Name):
+            held = _bound_partial(arg.id, lookup(arg.id)[0])
+            if held:
+                out["partials"].append(held)
+    wrapped = ""
     if isinstance(node.func, ast.Name) and node.keywords:
         value, found = lookup(node.func.id)
         if found and _is_vmapped(value):
-            keywords = {k.arg: k.value for k in node.keywords if k.arg}
-            out["vmapped_keywords"] = [{
-                "fn": node.func.id, "wrapped": value.__wrapped__.__name__,
-                "args": [ast.unparse(a) for a in node.args],
-                "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
-                "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup)],
-                "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]}]
-    return out
+            wrapped = value.__wrapped__.__name__
+    elif isinstance(node.func, ast.Call) and node.keywords and node.func.args and \
+            ast.unparse(node.func.func).split(".")[-1] == "vmap":       # `jax.vmap(f, ...)(x, scale=2.0)`
+        wrapped = ast.unparse(node.func.args[0])
+    if wrapped:
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        out["vmapped_keywords"].append({
+            "fn": ast.unparse(node.func), "wrapped": wrapped, "written": isinstance(node.func, ast.Call),
+            "options": [ast.unparse(k) for k in node.func.keywords] if isinstance(node.func, ast.Call) else [],
+            "args": [ast.unparse(a) for a in node.args],
+            "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
+            "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup)],
+            "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
+    return {k: v for k, v in out.items() if v}

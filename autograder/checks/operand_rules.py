@@ -27,6 +27,7 @@ _CALLABLE = (r"<class '(?:[\w.]+\.)?(function|PjitFunction|custom_jvp|custom_vjp
 _P = {
     "refused": r"^(\S+) requires ndarray or scalar arguments, got <class '(?:[\w.]+\.)?(\w+)'> at position (\d+)",
     "named": r"<function (?:[\w.<>]+\.)?(\w+)(?: at |>)",
+    "interpreting": r"^Error interpreting argument to <function (?:[\w.<>]+\.)?(\w+)(?: at |>)",
     "nested": r"at path (\w+)((?:\[|\.\w)\S*?)\.?\s",
     "multiple": r"got multiple values for argument '(\w+)'",
     "fwd": r"^Custom VJP fwd rule (\S+) for function (\S+) must produce a pair",
@@ -53,26 +54,51 @@ def _source(f: Facts) -> str:
     return f.stmt.get("at_line", "")
 
 
+_KINDS = {"function": "a Python function", "PjitFunction": "a jitted function, as `jnp` functions are",
+          "custom_jvp": "a `custom_jvp` function, as activations such as `jax.nn.relu` are",
+          "custom_vjp": "a `custom_vjp` function", "partial": "a `functools.partial`",
+          "builtin_function_or_method": "a built-in function", "method": "a method"}
+
+
 def _function_named(f: Facts) -> str:
-    name = _g(f, "named")
+    """`tanh` (the function's name, where JAX's text gives it), else what kind of function it is."""
+    name = _g(f, "named") if not f.says(r"^Error interpreting") else ""
     kind = _g(f, "refused", 2) if f.says(_P["refused"]) else re.search(_CALLABLE, f.text).group(1)
-    return f"`{name}`" if name else f"a `{kind}` (activations such as `jax.nn.relu` are functions too)"
+    return f"`{name}`" if name else _KINDS.get(kind, "a function")
+
+
+def _tree_with_function(f: Facts) -> str:
+    trees = f.stmt.get("trees_with_functions") or []
+    return trees[0] if trees and f.calls(*_TREE_MAPS) else ""
+
+
+def _refusing(f: Facts) -> str:
+    """The `jax.numpy` (or `lax`, `jax.nn`...) function of the line that refused a function: named in
+    JAX's text (`mean requires ndarray ...`), or the jitted JAX function it is built on
+    (`Error interpreting argument to <function _mean ...>`)."""
+    if f.says(_P["refused"]):
+        return _g(f, "refused")
+    inner = _g(f, "interpreting").lstrip("_")
+    from .facts import _ARRAY_MODULES
+    return next((c for c in f.stmt.get("calls", []) if inner and c.startswith(_ARRAY_MODULES)
+                 and c.split(".")[-1] == inner), "")
 
 
 # ---------------------------------------------------------------- Python lists and functions as values
 def _list_fix(f: Facts) -> str:
     return rewrite_fix(f, "make it one array first: `jnp.asarray(values)` (entries of one shape; `jnp.stack` does "
                           "the same for a list of arrays, `jnp.concatenate` joins arrays of different lengths)",
-                       "the list made one array first", certain=True)
+                       "the list made one array first", certain=True, changes=lambda text: text.count("jnp.asarray("))
 
 
 def _mapped_function_fix(f: Facts) -> str:
-    if not f.calls(*_TREE_MAPS):
+    if not _tree_with_function(f):
         return guess("if you meant the function's value, call it (`f(x)`, not `f`); if a container of arrays "
                      "holds it, take it out and pass the arrays only")
-    return ("map over the arrays only: keep functions out of the tree you map over (hold them apart from the "
-            "arrays, or close over them), e.g. for a dict `{k: v for k, v in tree.items() if not callable(v)}`; "
-            "or skip them in the mapped function: `lambda v: v if callable(v) else ...`")
+    tree = _tree_with_function(f)
+    return (f"map over the arrays only: keep functions out of the tree you map over (hold them apart from the "
+            f"arrays, or close over them), e.g. for a dict `{{k: v for k, v in {tree}.items() if not callable(v)}}`; "
+            f"or skip them in the mapped function: `lambda v: v if callable(v) else ...`")
 
 
 def _traced_function_fix(f: Facts) -> str:
@@ -97,26 +123,34 @@ def _partial(f: Facts) -> dict:
     return next((p for p in f.stmt.get("partials", []) if keyword and keyword in p["keywords"]), {})
 
 
+def _partial_named(p: dict) -> str:
+    return (f"`{p['made_elsewhere']}` (a `functools.partial` of `{p['fn']}`)" if p.get("made_elsewhere")
+            else f"`{p['text']}`")
+
+
 def _partial_cause(f: Facts) -> str:
     p, keyword = _partial(f), _g(f, "multiple")
     order = f" ({', '.join(p['params'])})" if p.get("params") else ""
-    return (f"`{p['text']}` gives `{keyword}` by keyword, and the caller passes its own values by position, "
+    return (f"{_partial_named(p)} gives `{keyword}` by keyword, and the caller passes its own values by position, "
             f"which fill `{p['fn']}`'s parameters from the left{order}: one of them lands on `{keyword}` again")
 
 
 def _partial_fix(f: Facts) -> str:
     p, keyword = _partial(f), _g(f, "multiple")
     params, value = p.get("params") or [], p["keywords"][keyword]
+    if p.get("made_elsewhere"):
+        value = f"<the value of {keyword}>"
     if params and params[0] == keyword and not p["positional"]:
-        return rewrite_fix(f, f"pass `{value}` positionally: `functools.partial({p['fn']}, {value})` (partial puts its "
-                              f"positional values first, into `{keyword}`)",
+        where = f" where `{p['made_elsewhere']}` is made" if p.get("made_elsewhere") else ""
+        return rewrite_fix(f, f"pass the value positionally{where}: `functools.partial({p['fn']}, {value})` (partial "
+                              f"puts its positional values first, into `{keyword}`)",
                            f"`{value}` passed positionally fills `{keyword}`, the first parameter", certain=True)
     if keyword in params:
         rest = [q for q in params if q != keyword]
         return (f"move `{keyword}` to the end of `{p['fn']}`'s parameters, `def {p['fn']}({', '.join(rest)}, {keyword})`, so "
                 f"that the values the caller passes positionally fill the others")
-    return guess(f"pass `{value}` positionally (`functools.partial({p['fn']}, {value})`) if `{keyword}` is the first "
-                 f"parameter; otherwise move `{keyword}` to the end of the parameters")
+    return guess(f"pass `{keyword}` positionally (`functools.partial({p['fn']}, {value})`) if it is the first "
+                 f"parameter; otherwise move it to the end of the parameters")
 
 
 # ---------------------------------------------------------------- custom_vjp forward rules
@@ -233,14 +267,23 @@ def _vmapped(f: Facts) -> dict:
     return next((v for v in f.stmt.get("vmapped_keywords", []) if v["scalar_keywords"] and not v["scalar_positional"]), {})
 
 
+def _vmapped_call(v: dict, inner: str = "") -> str:
+    """`jax.vmap(functools.partial(f, order=1), in_axes=...)(a, b)` for a vmapped call `v`: its scalar
+    keywords closed over, the others kept."""
+    bound = ", ".join(f"{k}={v['keywords'][k]}" for k in v["scalar_keywords"])
+    options = "".join(f", {o}" for o in v.get("options", []))
+    given = v["args"] + [f"{k}={t}" for k, t in v["keywords"].items() if k not in v["scalar_keywords"]]
+    return f"jax.vmap(functools.partial({inner or v['wrapped']}, {bound}){options})({', '.join(given)})"
+
+
 def _vmapped_fix(f: Facts) -> str:
     v = _vmapped(f)
-    bound = ", ".join(f"{k}={v['keywords'][k]}" for k in v["scalar_keywords"])
-    call = f"jax.vmap(functools.partial({v['wrapped']}, {bound}))({', '.join(v['args'])})"
-    return rewrite_fix(f, f"close over options that are the same for every example before mapping: `{call}`, with "
-                          f"`{v['wrapped']}` defined without the vmap (and the `in_axes` you mapped with)",
-                       f"the option closed over with `functools.partial` before `jax.vmap`, `{v['wrapped']}` "
-                       f"defined without the vmap", certain=True, limit=1)
+    defined = "" if v.get("written") else f", with `{v['wrapped']}` defined without the vmap (and the `in_axes` you mapped with)"
+    return rewrite_fix(f, f"close over options that are the same for every example before mapping: "
+                          f"`{_vmapped_call(v)}`{defined}",
+                       "the option closed over with `functools.partial` before `jax.vmap`"
+                       + ("" if v.get("written") else f", `{v['wrapped']}` defined without the vmap"),
+                       certain=True, limit=1)
 
 
 OPERAND_RULES: list[Rule] = [
@@ -249,10 +292,11 @@ OPERAND_RULES: list[Rule] = [
          lambda f: (f"`{_g(f, 'refused')}` takes arrays; its argument {_g(f, 'refused', 3)} is a Python "
                     f"{_g(f, 'refused', 2)} (NumPy turns lists into arrays silently, `jax.numpy` does not)"),
          _list_fix),
-    Rule("function-value", lambda f: f.says(_P["refused"]) and re.search(_CALLABLE, f.text) is not None,
-         lambda f: (f"the tree given to `jax.tree.map` holds a function, {_function_named(f)}, as a leaf, and "
-                    f"`{_g(f, 'refused')}` is called on every leaf" if f.calls(*_TREE_MAPS) else
-                    f"a function, {_function_named(f)}, was given where `{_g(f, 'refused')}` needs an array"),
+    Rule("function-value", lambda f: (f.says(_P["refused"]) or f.says(_P["interpreting"])) and bool(_refusing(f))
+         and re.search(_CALLABLE, f.text) is not None,
+         lambda f: (f"`{_tree_with_function(f)}`, given to `jax.tree.map`, holds a function among its leaves "
+                    f"({_function_named(f)}); `{_refusing(f)}` is called on every leaf" if _tree_with_function(f) else
+                    f"a function, {_function_named(f)}, was given where `{_refusing(f)}` needs an array"),
          _mapped_function_fix),
     Rule("function-traced", lambda f: f.says(r"^Argument '.*' of type '?" + _CALLABLE + r"'? is not a valid JAX type"),
          lambda f: (f"a function, {_function_named(f)}, is among the values a transform traces (an argument, or "
@@ -291,7 +335,10 @@ OPERAND_RULES: list[Rule] = [
                     f"takes the input as (batch, channels, spatial...) and the kernel as (out channels, in channels, "
                     f"spatial...), the same number of axes"),
          lambda f: rewrite_fix(f, "a single example has no batch axis: add one, `x[None]`, and take `[0]` of the result "
-                                  "(for a missing channel axis, `x[:, None]`)", "the missing axis added")),
+                                  "(for a missing channel axis, `x[:, None]`)" if int(_g(f, "conv_ndim", 1, "0")) < int(_g(f, "conv_ndim", 2, "0"))
+                               else "give the kernel all its axes, (out channels, in channels, spatial...): "
+                                    "`w[None]` for a single output channel, `w[:, None]` for a single input channel",
+                               "the missing axis added")),
     Rule("conv-features", lambda f: f.says(_P["conv_features"]),
          lambda f: (f"the input's feature (channel) axis has {_g(f, 'conv_features')} entries and the kernel's "
                     f"input-feature axis {_g(f, 'conv_features', 3)}: without `dimension_numbers`, a convolution reads "
@@ -301,7 +348,8 @@ OPERAND_RULES: list[Rule] = [
                                   "for the kernel, or use `lax.conv_general_dilated` with "
                                   "`dimension_numbers=('NHWC', 'HWIO', 'NHWC')`; otherwise make the kernel's input "
                                   "channels those of the input",
-                               "the channels moved to axis 1, where the convolution reads them")),
+                               "the channels moved to axis 1, where the convolution reads them",
+                               changes=lambda text: text.count("jnp.moveaxis("))),
     Rule("scan-xs-axis", lambda f: f.says(r"^scan got value with no leading axis to scan over") or (
          f.is_("IndexError") and f.says(r"^tuple index out of range$") and bool(f.calls(*_LOOPS))),
          _scan_cause, _scan_fix),
@@ -318,11 +366,11 @@ def _static_branch(f: Facts) -> tuple[bool, bool]:
 
 
 def _branch_cause(f: Facts) -> str:
-    static, _ = _static_branch(f)
+    static, chosen = _static_branch(f)
     said = "`lax.cond`/`lax.switch` traces every branch on the operands, whatever the predicate"
-    if static:
-        return (f"{said}, and a branch raised this; here the predicate is known while tracing (it reads shapes, "
-                f"dtypes or Python values only), so the branch that raised need not be traced at all")
+    if static and chosen:
+        return (f"{said}, and a branch not taken raised this; here the predicate is known while tracing (it reads "
+                f"shapes, dtypes or Python values only), so that branch need not be traced at all")
     return f"this was raised on a line that calls `lax.cond`/`lax.switch`; {said}"
 
 
@@ -336,9 +384,9 @@ def _branch_fix(f: Facts) -> str:
 
 
 BRANCH_RULES: list[Rule] = [
-    Rule("branch-static", lambda f: bool(f.calls(*_BRANCHES)) and not f.is_(
-        "ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
-        "TracerArrayConversionError", "UnexpectedTracerError"), _branch_cause, _branch_fix),
+    Rule("branch-static", lambda f: bool(f.calls(*_BRANCHES)) and f.is_("TypeError", "ValueError", "IndexError")
+         and not f.is_("ConcretizationTypeError", "TracerBoolConversionError", "TracerIntegerConversionError",
+                       "TracerArrayConversionError", "UnexpectedTracerError"), _branch_cause, _branch_fix),
 ]
 
 
@@ -346,14 +394,13 @@ BRANCH_RULES: list[Rule] = [
 def _vmapped_plan(f: Facts):
     import ast
     v, tree = _vmapped(f), rw.parsed(_source(f))
-    call = next((c for c in rw.calls_named(tree, v.get("fn", "")) if c.keywords), None) if tree and v else None
+    call = next((c for c in ast.walk(tree) if isinstance(c, ast.Call) and c.keywords
+                 and ast.unparse(c.func) == v["fn"]), None) if tree and v else None
     if call is None:
         return None
-    bound = ", ".join(f"{k}={v['keywords'][k]}" for k in v["scalar_keywords"])
-    rest = [ast.keyword(k.arg, k.value) for k in call.keywords if k.arg not in v["scalar_keywords"]]
-    made = [rw.expr(f"jax.vmap(functools.partial({name}, {bound}))") for name in (v["wrapped"], f"{v['fn']}.__wrapped__")]
-    label, run = (ast.Call(m, list(call.args), rest) for m in made)
-    return rw.plan_rewrites([(ast.unparse(label), rw.rewritten(tree, call, run))])
+    label = _vmapped_call(v)
+    run = label if v.get("written") else _vmapped_call(v, f"{v['fn']}.__wrapped__")
+    return rw.plan_rewrites([(label, rw.rewritten(tree, call, rw.expr(run)))])
 
 
 def _plan_conv_ndim(f: Facts):

@@ -194,8 +194,14 @@ def wrap_argument(source: str, fun: str, position: int, wrapper: str = "jnp.asar
     name = fun.split(".")[-1]
     pick = lambda t: _first([c for c in calls_named(t, name) if len(c.args) > position  # noqa: E731
                              and not isinstance(c.args[position], ast.Starred)])
-    return plan_rewrites(_candidates(source, pick, [
-        lambda c: _changed_call(c, position, wrap=lambda a: ast.Call(expr(wrapper), [a], []))]))
+    wrap = lambda a: ast.Call(expr(wrapper), [a], [])  # noqa: E731
+    literal = (ast.List, ast.Tuple, ast.ListComp)
+
+    def every_literal(c):                   # JAX names the first list it met: the others, converted too
+        new = copy.copy(c)
+        new.args = [wrap(a) if i == position or isinstance(a, literal) else a for i, a in enumerate(c.args)]
+        return new
+    return plan_rewrites(_candidates(source, pick, [lambda c: _changed_call(c, position, wrap=wrap), every_literal]))
 
 
 def sampler_shape(source: str, sampler: str, shape_text: str) -> Plan | None:

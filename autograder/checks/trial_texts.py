@@ -176,13 +176,17 @@ def method_fix(f: Facts, call: dict, fallback: str) -> str:
             f"it is and JAX works only with the arrays; or {fallback}")
 
 
-def rewrite_fix(f: Facts, fallback: str, why: str = "", certain: bool = False, limit: int = 3) -> str:
-    """The rewritten calls that traced (`trial_rewrites.py`), quoted, with `why` they fix it; else the
-    rule's own fix: an instruction when it follows from JAX's message alone (`certain`) and no
-    candidate was found failing, a guess otherwise."""
+def rewrite_fix(f: Facts, fallback: str, why: str = "", certain: bool = False, limit: int = 3,
+                changes=None) -> str:
+    """The rewritten calls that traced (`trial_rewrites.py`), quoted, with `why` they fix it (those
+    with the fewest `changes(label)` only, when given); else the rule's own fix: an instruction when
+    it follows from JAX's message alone (`certain`) and no candidate was found failing, a guess
+    otherwise."""
     from .trial_rewrites import STATIC
     t = _tried(f, "rewrite")
     traced = [t["labels"][i] for i in t["traced"] if t["labels"][i] != STATIC] if t else []
+    if traced and changes is not None:
+        traced = [text for text in traced if changes(text) == min(map(changes, traced))]
     if traced:
         shown = traced[:limit]
         listed = " or ".join(f"`{text}`" for text in shown)
