@@ -66,7 +66,9 @@ def _axes_text(entries) -> str:
 def plan_vmap(call: dict) -> Plan | None:
     """`jax.vmap(fn, in_axes=...)(a, b, ...)`: every `in_axes` of 0, 1 or None per argument (not all
     None), and, for a single argument, the student's own `in_axes` as that argument's entry (the
-    container form: a tuple argument mapped entry by entry)."""
+    container form: a tuple argument mapped entry by entry); two axes of one array as two vmaps
+    (`NESTED`); and each argument that is a list or tuple of per-example entries stacked leaf by
+    leaf, with the student's own `in_axes` (`STACKED`)."""
     fn, args = call.get("fn", ""), call.get("args", [])
     if call.get("transform") != "vmap" or call.get("starred") or not args or len(args) > 4 \
             or not evaluable(fn) or not all(map(evaluable, args)):
@@ -83,14 +85,23 @@ def plan_vmap(call: dict) -> Plan | None:
     nested = _nested(given, len(args))
     if nested:
         labels.append(f"{NESTED}{nested[0]}|{nested[1]}")
+    labels += [f"{STACKED}{i}" for i in range(len(args))]
 
     def build(ns, index):
         import jax
+        import jax.numpy as jnp
         read = reader(ns)
 
         def trial():
             extra = {k: read(v) for k, v in options.items()}
             values = [read(a) for a in args]
+            if labels[index].startswith(STACKED):      # a list of per-example entries, stacked
+                i = int(labels[index][len(STACKED):])
+                if not isinstance(values[i], (list, tuple)):
+                    raise TypeError("not a list or tuple of entries")
+                values[i] = jax.tree.map(lambda *v: jnp.stack(v), *values[i])
+                axes = read(given) if given else 0
+                return jax.vmap(read(fn), in_axes=axes, **extra)(*values)
             if labels[index].startswith(NESTED):
                 outer, inner = labels[index][len(NESTED):].split("|")
                 return jax.vmap(jax.vmap(read(fn), in_axes=read(inner)), in_axes=read(outer), **extra)(*values)
@@ -99,7 +110,7 @@ def plan_vmap(call: dict) -> Plan | None:
     return Plan("vmap", labels, build, given)
 
 
-NESTED = "nested:"
+NESTED, STACKED = "nested:", "stacked:"
 
 
 def _nested(given: str, n: int):

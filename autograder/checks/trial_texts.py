@@ -71,7 +71,7 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     with the fewest changes to the student's own (those tied, up to three), after the rule's
     `principle`; else, nothing having traced (a container argument may need an `in_axes` per entry,
     which is not among the candidates), the rule's fix as a guess."""
-    from .trial_plans import NESTED
+    from .trial_plans import NESTED, STACKED
     t = _tried(f, "vmap")
     if not t:
         return guess(fallback)
@@ -79,13 +79,24 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     fn = fn if len(fn) <= 40 else "f"
     args = ", ".join(call.get("args", []))
     n = len(call.get("args", []))
+    stacked = [int(t["labels"][i][len(STACKED):]) for i in t["traced"] if t["labels"][i].startswith(STACKED)]
+    if stacked and stacked[0] < n and "jnp.stack(" in fallback:     # the rule's own fix stacks them
+        return fallback + CONFIRMED
+    if stacked and stacked[0] < n:    # a list of per-example entries: vmap maps array axes, not entries
+        entries = call["args"][stacked[0]]
+        values = list(call.get("args", []))
+        values[stacked[0]] = f"jax.tree.map(lambda *v: jnp.stack(v), *{entries})"
+        axes = f", in_axes={t['given']}" if t.get("given") else ""
+        return (f"{TRACES}`jax.vmap({fn}{axes})({', '.join(values)})`: `{entries}` is a list (or tuple) of "
+                f"per-example entries, and vmap maps an axis of arrays, not the entries of a list: stack them "
+                f"leaf by leaf into arrays with a batch axis")
     nested = [t["labels"][i] for i in t["traced"] if t["labels"][i].startswith(NESTED)]
     if nested:                        # a pair of axes given for one array: two axes, two vmaps
         outer, inner = nested[0][len(NESTED):].split("|")
         return (f"{TRACES}`jax.vmap(jax.vmap({fn}, in_axes={inner}), in_axes={outer})({args})`: one vmap "
                 f"maps one axis, so to map two axes nest two vmaps (the inner one maps the second entry of "
                 f"each pair, the outer one the first)")
-    traced = {i: _literal(t["labels"][i]) for i in t["traced"] if not t["labels"][i].startswith(NESTED)}
+    traced = {i: _literal(t["labels"][i]) for i in t["traced"] if not t["labels"][i].startswith((NESTED, STACKED))}
     traced = {i: tuple(v) for i, v in traced.items() if isinstance(v, (tuple, list))}
     if not traced:
         return guess(fallback)
