@@ -16,10 +16,10 @@
                  vmapped function's keyword arguments), `rules` holds the rule tables (exception or
                  retrace -> cause and fix), with `usage_rules` (JAX's API outside jit: vmap, grad, loops,
                  branches, pytrees, keys, custom rules, shapes), `misuse_rules` (NumPy's names and forms,
-                 values a transform cannot trace, loops and callbacks under transformations) and
+                 values a transform cannot trace, loops and callbacks under transformations),
                  `operand_rules` (lists and functions where arrays belong, arguments that do not fit
-                 their call, functions wired the wrong way round, static `lax.cond` predicates) in the
-                 same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
+                 their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
+                 fwd rules, vmapped keywords, static `lax.cond` predicates) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
                  kind of call's candidates, `trial_rewrites` rewrites the failing line's call into

@@ -6,7 +6,9 @@
 - `vmapped_keywords`: a function made by `jax.vmap` called with keyword arguments
   (`warp(images, coords, order=1)`, `jax.vmap(f)(x, scale=2.0)`), which of those are scalars, and
   which positional ones may be;
-- `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves.
+- `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves;
+  `containers_with_functions` and `function_arguments`: the names a call of the line is given that
+  hold a function in a dict, list or tuple, or are one.
 """
 from __future__ import annotations
 
@@ -66,13 +68,31 @@ def _holds_function(value, depth: int = 0) -> bool:
         return False
     if type(value) in (dict, list, tuple):
         return any(_holds_function(v, depth + 1) for v in (value.values() if type(value) is dict else value))
-    return depth > 0 and (isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial))
-                          or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp"))
+    return depth > 0 and _is_function(value)
+
+
+# The positions where JAX's higher-order functions take a function (a body, a branch, the function to
+# transform): a function there is no mistake.
+_FUNCTION_SLOTS = {"scan": {0}, "fori_loop": {2}, "while_loop": {0, 1}, "cond": {1, 2}, "switch": {1}, "map": {0},
+                   "partial": {0}, "vmap": {0}, "grad": {0}, "value_and_grad": {0}, "jit": {0}, "jacfwd": {0},
+                   "jacrev": {0}, "hessian": {0}, "checkpoint": {0}, "remat": {0}, "custom_jvp": {0},
+                   "custom_vjp": {0}, "odeint": {0}, "pure_callback": {0}, "eval_shape": {0}, "jvp": {0},
+                   "vjp": {0}, "linearize": {0}, "associative_scan": {0}, "reduce": {2}}
+
+
+def _is_function(value) -> bool:
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial)) \
+        or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp")
 
 
 def about(node: ast.Call, name: str, lookup) -> dict:
     """Facts of one call (`name` its dotted name; `lookup(name)` -> (value, found) in the frame)."""
-    out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": []}
+    out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": [], "containers_with_functions": [],
+                 "function_arguments": []}
+    slots = () if isinstance(node.func, ast.Call) else _FUNCTION_SLOTS.get(name.split(".")[-1], ())
+    names = [a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name) and i not in slots]
+    out["containers_with_functions"] = [n for n in names if _holds_function(lookup(n)[0])]
+    out["function_arguments"] = [n for n in names if _is_function(lookup(n)[0])]
     if name.split(".")[-1] in ("map", "tree_map") and "tree" in name:       # `jax.tree.map(f, model)`
         out["trees_with_functions"] = [a.id for a in node.args[1:]
                                        if isinstance(a, ast.Name) and _holds_function(lookup(a.id)[0])]

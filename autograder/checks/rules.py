@@ -16,8 +16,9 @@ from typing import Callable
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .misuse_rules import MISUSE_RULES
-from .operand_rules import BRANCH_RULES, OPERAND_RULES
+from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
+from .wiring_rules import BRANCH_RULES, WIRING_RULES
 
 # ---------------------------------------------------------------- the rule table
 def _static_fix(f: Facts, what="it sets a size") -> str:
@@ -130,6 +131,7 @@ RULES: list[Rule] = [
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
     *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
+    *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
     *USAGE_RULES,
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),

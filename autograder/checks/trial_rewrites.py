@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import copy
 
-from .trial_plans import Plan, evaluable, reader
+from .trial_plans import Plan, Untriable, evaluable, reader
 
 STATIC = "the predicate is known while tracing"
 
@@ -122,26 +122,27 @@ def plan_static_branch(source: str) -> Plan | None:
     if not evaluable(pred_text):
         return None
     quoted = ast.unparse(chosen)
-    line = rewritten(tree, call, chosen)
+    line = rewritten(scope(tree, call), call, chosen)
     labels = [STATIC, quoted]
 
     def build(ns, index):
         import jax
         import numpy as np
-        read = reader(ns)
+        read = reader({"jax": jax, "jnp": jax.numpy, "lax": jax.lax, **ns})
         if index == 1:
             return lambda: jax.eval_shape(lambda: read(line))
 
         def probe():
             code = compile(pred_text, "<trial>", "eval")
+            if any(isinstance(ns.get(n), jax.core.Tracer) for n in code.co_names):
+                raise Untriable(pred_text)          # the line ran under a transformation: not tried
             arrays = [n for n in code.co_names if isinstance(ns.get(n), (jax.Array, np.ndarray))]
 
-            def decide(*values):
+            def decide(*values):                    # the arrays abstract: a Python bool out is static
                 out = eval(code, {**ns, **dict(zip(arrays, values))})    # noqa: S307 (`evaluable`, in the child)
                 if not isinstance(out, (bool, int, np.bool_, np.integer)) or isinstance(out, jax.core.Tracer):
                     raise TypeError("the predicate depends on the values")
                 return 0
-            read(pred_text)                         # Untriable when a name holds a tracer
             jax.eval_shape(decide, *[ns[n] for n in arrays])
         return probe
     return Plan("rewrite", labels, build)
@@ -170,9 +171,20 @@ def _changed_call(call, position=None, keyword=None, value=None, wrap=None, drop
     return new
 
 
+def scope(tree, node):
+    """What runs in the failing frame around `node`: the body of the innermost lambda of the line that
+    holds it (a lambda runs in a frame of its own), else the whole line."""
+    inner = tree
+    for lam in ast.walk(tree):
+        if isinstance(lam, ast.Lambda) and any(n is node for n in ast.walk(lam.body)):
+            inner = lam.body                 # `ast.walk` is breadth-first: the innermost comes last
+    return inner
+
+
 def _candidates(source: str, pick, changes) -> list[tuple[str, str]]:
     """For the first call `pick(tree)` returns, each change (call -> new node or None): (the new
-    node's text, the whole line rewritten)."""
+    node's text, what the trial evaluates: the line, or the body of the lambda of the line that holds
+    the call, rewritten)."""
     tree = parsed(source)
     call = pick(tree) if tree is not None else None
     if call is None:
@@ -181,7 +193,7 @@ def _candidates(source: str, pick, changes) -> list[tuple[str, str]]:
     for change in changes:
         new = change(call)
         if new is not None:
-            out.append((ast.unparse(new), rewritten(tree, call, new)))
+            out.append((ast.unparse(new), rewritten(scope(tree, call), call, new)))
     return out
 
 

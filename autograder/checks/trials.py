@@ -36,9 +36,12 @@ import sys
 import time
 import warnings
 
-from .operand_rules import PLANS
+from .operand_rules import PLANS as OPERAND_PLANS
 from .rule_facts import Facts
 from .trial_plans import Plan, Untriable, plan_broadcast, plan_carry, plan_method, plan_vmap
+from .wiring_rules import PLANS as WIRING_PLANS
+
+PLANS = {**OPERAND_PLANS, **WIRING_PLANS}
 
 BUDGET_S = 2.0
 # `AUTOGRADER_TRIALS=0` turns trials off (every such fix is then told as a guess): for measuring
