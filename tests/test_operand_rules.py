@@ -187,3 +187,24 @@ def test_a_cond_whose_operand_fails_is_not_told_a_python_if():
     v = jnp.ones(3)
     rule, text = _rule(lambda: lax.cond(v.ndim == 1, lambda u: u, lambda u: u, jnp.linalg.inv(v)))
     assert rule == "branch-static" and _fix(text).startswith(GUESS), text
+
+
+def test_forward_mode_through_the_students_own_custom_vjp_offers_the_plain_function_when_it_traces():
+    @jax.custom_vjp
+    def xent(z):
+        return jax.nn.logsumexp(z) - z[0]
+    xent.defvjp(lambda z: (xent(z), jax.nn.softmax(z)), lambda p, g: (g * p,))
+    direction = jnp.ones(3)
+    rule, text = _rule(lambda: jax.jvp(xent, (x3,), (direction,)))
+    assert rule == "vjp-forward-mode" and "`xent.fun`" in text, text
+    jax.jvp(xent.fun, (x3,), (direction,))
+    rule, text = _rule(lambda: jax.jacfwd(lambda t: jnp.sum(odeint_like(t)))(x3))   # JAX's own custom_vjp
+    assert rule == "vjp-forward-mode" and ".fun`" not in text, text
+
+
+@jax.custom_vjp
+def odeint_like(t):
+    return t * 2
+
+
+odeint_like.defvjp(lambda t: (t * 2, None), lambda _, g: (2 * g,))

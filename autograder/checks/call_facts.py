@@ -8,7 +8,8 @@
   which positional ones may be;
 - `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves;
   `containers_with_functions` and `function_arguments`: the names a call of the line is given that
-  hold a function in a dict, list or tuple, or are one.
+  hold a function in a dict, list or tuple, or are one; `own_custom_vjps`: those that are a
+  `jax.custom_vjp` around a Python function.
 """
 from __future__ import annotations
 
@@ -80,6 +81,12 @@ _FUNCTION_SLOTS = {"scan": {0}, "fori_loop": {2}, "while_loop": {0, 1}, "cond": 
                    "vjp": {0}, "linearize": {0}, "associative_scan": {0}, "reduce": {2}}
 
 
+def _is_own_custom_vjp(value) -> bool:
+    """A `jax.custom_vjp` object around a plain Python function (one the student wrote)."""
+    return type(value).__name__ == "custom_vjp" and (type(value).__module__ or "").startswith("jax") \
+        and isinstance(getattr(value, "fun", None), types.FunctionType)
+
+
 def _is_function(value) -> bool:
     return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial)) \
         or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp")
@@ -88,11 +95,13 @@ def _is_function(value) -> bool:
 def about(node: ast.Call, name: str, lookup) -> dict:
     """Facts of one call (`name` its dotted name; `lookup(name)` -> (value, found) in the frame)."""
     out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": [], "containers_with_functions": [],
-                 "function_arguments": []}
+                 "function_arguments": [], "own_custom_vjps": []}
     slots = () if isinstance(node.func, ast.Call) else _FUNCTION_SLOTS.get(name.split(".")[-1], ())
     names = [a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name) and i not in slots]
     out["containers_with_functions"] = [n for n in names if _holds_function(lookup(n)[0])]
     out["function_arguments"] = [n for n in names if _is_function(lookup(n)[0])]
+    out["own_custom_vjps"] = [n for n in [a.id for a in node.args if isinstance(a, ast.Name)]
+                              if _is_own_custom_vjp(lookup(n)[0])]
     if name.split(".")[-1] in ("map", "tree_map") and "tree" in name:       # `jax.tree.map(f, model)`
         out["trees_with_functions"] = [a.id for a in node.args[1:]
                                        if isinstance(a, ast.Name) and _holds_function(lookup(a.id)[0])]

@@ -339,3 +339,18 @@ def scan_stacked(source: str) -> Plan | None:
         stacked = lambda a: expr(f"jax.tree.map(lambda *v: jnp.stack(v), *{ast.unparse(a)})")  # noqa: E731
         return _changed_call(c, at, wrap=stacked) if len(c.args) > at else None
     return plan_rewrites(_candidates(source, pick, [change]))
+
+
+def plain_function(source: str, name: str) -> Plan | None:
+    """The line with the `custom_vjp` function `name` replaced by the function it decorates
+    (`name.fun`): whether JAX differentiates it as written, in the mode the line asks for."""
+    tree = parsed(source)
+    used = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name] if tree else []
+    if not used:
+        return None
+
+    class Plain(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return expr(f"{name}.fun") if node.id == name else node
+    run = ast.unparse(Plain().visit(_shallow(scope(tree, used[0]))))
+    return plan_rewrites([(f"{name}.fun", run)])

@@ -243,7 +243,11 @@ USAGE_RULES: list[Rule] = [
                     f"(`0.0`, `.astype`)")),
     Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),
          "a `custom_vjp` function defines reverse mode only, and `jax.jvp`, `jax.jacfwd` and `jax.hessian` use forward mode",
-         "use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward mode is needed"),
+         lambda f: ("use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward "
+                    "mode is needed" + "".join(
+                        f"; or use `{name}`'s plain function, undecorated (`{name}.fun`, the function you wrote): JAX "
+                        f"differentiates it in forward mode, and on your values this traces"
+                        for name in (f.stmt.get("own_custom_vjps") or [])[:1] if f.trial.get("traced")))),
     # ---- shapes in batched code
     Rule("broadcast", lambda f: f.says(_BROADCAST),
          lambda f: (f"arrays of shapes {_shapes_in(f)} cannot be combined elementwise: broadcasting lines shapes up "

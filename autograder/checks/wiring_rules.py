@@ -193,4 +193,6 @@ PLANS = {
     "partial-keyword": _plan_partial,
     "vmap-keyword": _vmapped_plan,
     "branch-static": lambda f: rw.plan_static_branch(_source(f)),
+    # `usage_rules`' forward mode through a custom_vjp: the student's own function, undecorated
+    "vjp-forward-mode": lambda f: rw.plain_function(_source(f), (f.stmt.get("own_custom_vjps") or [""])[0]),
 }
