@@ -123,16 +123,34 @@ def _sampler_fix(f: Facts) -> str:
                        "the sample's `shape` equal to the parameters' broadcast shape", certain=True)
 
 
-def _lowered_sampler(f: Facts) -> str:
-    name = _g(f, "lowered")
-    return name if name and f.calls(f"jax.random.{name}", f"random.{name}") else ""
+def _line_sampler(f: Facts) -> str:
+    """The `jax.random` sampler the line calls with parameters (`uniform(key, minval=lo, ...)`), or ''."""
+    for call in f.calls("jax.random.", "random.", "jrandom.", "jr."):
+        name = call.split(".")[-1]
+        if rw.sampler_parameters(_source(f), name):
+            return name
+    return ""
+
+
+def _sampler_broadcast(f: Facts) -> bool:
+    """JAX failed to line the sample up with its parameters: compiling the sampler (`jit(_uniform)`), or
+    broadcasting them, on a line that draws from a sampler with parameters."""
+    name = _line_sampler(f)
+    return bool(name) and (f.says(r"^Cannot lower jaxpr with verifier errors") and _g(f, "lowered") == name
+                           or f.says(r"[Ii]ncompatible (shapes|types) for broadcasting"))
+
+
+def _sampler_fits(f: Facts) -> bool:
+    return rewrite_fix(f, "").startswith(TRACES)
 
 
 def _lowered_fix(f: Facts) -> str:
-    params = rw.sampler_parameters(_source(f), _lowered_sampler(f))
+    params = rw.sampler_parameters(_source(f), _line_sampler(f))
     shape = f"jnp.broadcast_shapes({', '.join(f'jnp.shape({p})' for p in params)})"
-    return rewrite_fix(f, f"give the sample the shape its parameters broadcast to: `shape={shape}`",
-                       "the sample's `shape` equal to the parameters' broadcast shape")
+    return rewrite_fix(f, f"give the sample the shape its parameters broadcast to: `shape={shape}` (for several "
+                          f"draws of each, `(n, *{shape})`)",
+                       "the sample's `shape` equal to the parameters' broadcast shape (or with the draws of each "
+                       "first)")
 
 
 def _pad_shape(f: Facts) -> tuple[int, ...]:
@@ -221,13 +239,15 @@ OPERAND_RULES: list[Rule] = [
                     f"(`dataclasses.field(metadata=dict(static=True))`)")),
     # ---- arguments that do not fit the call
     Rule("sampler-shape", lambda f: f.says(_P["sampler"]),
-         lambda f: (f"the parameters of `jax.random.{_g(f, 'sampler')}` broadcast to shape {_g(f, 'sampler', 2)}, one "
+         lambda f: (f"the parameters of `jax.random.{_line_sampler(f) or _g(f, 'sampler')}` broadcast to shape {_g(f, 'sampler', 2)}, one "
                     f"draw per entry, so the sample's `shape` must be {_g(f, 'sampler', 2)} (or have it as its last "
                     f"axes); it is {_g(f, 'sampler', 3)}"),
          _sampler_fix),
-    Rule("sampler-lowering", lambda f: f.says(r"^Cannot lower jaxpr with verifier errors") and bool(_lowered_sampler(f)),
-         lambda f: (f"`jax.random.{_lowered_sampler(f)}` draws a sample of its `shape` (`()` when not given) and does "
-                    f"not broadcast it to its parameters, whose shapes differ from it (JAX failed compiling the sampler)"),
+    Rule("sampler-broadcast", _sampler_broadcast,
+         lambda f: (f"`jax.random.{_line_sampler(f)}` draws a sample of its `shape` (`()` when not given), and its "
+                    f"parameters' shapes must broadcast to that shape; here they do not"
+                    + ("" if _sampler_fits(f) else " (if the error comes from the sampler: shapes of other operations "
+                                                   "on this line may be the ones that differ)")),
          _lowered_fix),
     Rule("pad-width", lambda f: f.says(_P["pad"]), _pad_cause, _pad_fix),
     Rule("conv-ndim", lambda f: f.says(_P["conv_ndim"]),
@@ -267,17 +287,23 @@ def _plan_pad(f: Facts):
     return rw.pad_pairs(_source(f), repr(dropped[0])) if len(dropped) == 1 else None
 
 
-def _plan_lowered(f: Facts):
-    params = rw.sampler_parameters(_source(f), _lowered_sampler(f))
+def _plan_sampler(f: Facts):
+    """The sample's `shape` made the parameters' broadcast shape, and that shape after the one given
+    (several draws of each)."""
+    name = _line_sampler(f)
+    params = rw.sampler_parameters(_source(f), name)
+    given = rw.sampler_given_shape(_source(f), name)
     shape = f"jnp.broadcast_shapes({', '.join(f'jnp.shape({p})' for p in params)})"
-    return rw.sampler_shape(_source(f), _lowered_sampler(f), shape) if params else None
+    literal = given.startswith("(") and given.endswith(")")
+    more = (f"{given} + {shape}" if literal else f"tuple({given}) + {shape}") if given and given != "()" else ""
+    return rw.sampler_shape(_source(f), name, *([shape, more] if more else [shape])) if params else None
 
 
 # rule -> the plan of its trial, from the description (`trials.plan_for`)
 PLANS = {
     "list-argument": lambda f: rw.wrap_argument(_source(f), _g(f, "refused"), int(_g(f, "refused", 3, "0"))),
-    "sampler-shape": lambda f: rw.sampler_shape(_source(f), _g(f, "sampler"), _g(f, "sampler", 2)),
-    "sampler-lowering": _plan_lowered,
+    "sampler-shape": lambda f: rw.sampler_shape(_source(f), _line_sampler(f) or _g(f, "sampler"), _g(f, "sampler", 2)),
+    "sampler-broadcast": _plan_sampler,
     "pad-width": _plan_pad,
     "conv-ndim": _plan_conv_ndim,
     "conv-features": lambda f: rw.conv_layouts(_source(f)),

@@ -102,6 +102,22 @@ def _branch_call(source: str):
     return tree, (found[0] if found else None)
 
 
+def _applied(branch, ops):
+    """`branch(*ops)`; a lambda of plain parameters whose operands are names is applied inline
+    (`lambda u: u.reshape(3, 1)` on `v`: `v.reshape(3, 1)`)."""
+    params = branch.args if isinstance(branch, ast.Lambda) else None
+    if params is None or params.vararg or params.kwarg or params.kwonlyargs or params.defaults or \
+            params.posonlyargs or len(params.args) != len(ops) or not all(isinstance(o, ast.Name) for o in ops) \
+            or any(isinstance(n, ast.Lambda) for n in ast.walk(branch.body)):
+        return ast.Call(branch, list(ops), [])
+    names = {a.arg: o.id for a, o in zip(params.args, ops)}
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node):
+            return ast.Name(names.get(node.id, node.id), node.ctx)
+    return Rename().visit(_shallow(branch.body))
+
+
 def plan_static_branch(source: str) -> Plan | None:
     """`lax.cond(pred, t, f, *ops)`: `STATIC` (the predicate is decided while tracing), then the line
     with the cond replaced by a Python `if` (`t(*ops) if pred else f(*ops)`), traced."""
@@ -111,8 +127,7 @@ def plan_static_branch(source: str) -> Plan | None:
     kind = call_name(call).split(".")[-1]
     if kind == "cond" and len(call.args) >= 3:
         pred, branches, ops = call.args[0], call.args[1:3], call.args[3:]
-        chosen = ast.IfExp(test=pred, body=ast.Call(branches[0], list(ops), []),
-                           orelse=ast.Call(branches[1], list(ops), []))
+        chosen = ast.IfExp(test=pred, body=_applied(branches[0], ops), orelse=_applied(branches[1], ops))
     elif kind == "switch" and len(call.args) >= 2:
         pred, ops = call.args[0], call.args[2:]
         chosen = ast.Call(ast.Subscript(call.args[1], pred), list(ops), [])
@@ -204,10 +219,14 @@ def _first(calls):
 def wrap_argument(source: str, fun: str, position: int, wrapper: str = "jnp.asarray") -> Plan | None:
     """`jnp.mean(losses)`: the argument JAX refused (`position`) given as one array, `jnp.mean(jnp.asarray(losses))`."""
     name = fun.split(".")[-1]
-    pick = lambda t: _first([c for c in calls_named(t, name) if len(c.args) > position  # noqa: E731
-                             and not isinstance(c.args[position], ast.Starred)])
-    wrap = lambda a: ast.Call(expr(wrapper), [a], [])  # noqa: E731
     literal = (ast.List, ast.Tuple, ast.ListComp)
+
+    def pick(t):                            # the call JAX names; else (a `jnp` function built on it, as
+        named = [c for c in calls_named(t, name) if len(c.args) > position  # `softmax` on `max`) the
+                 and not isinstance(c.args[position], ast.Starred)]          # first call given a list
+        return _first(named or [c for c in ast.walk(t) if isinstance(c, ast.Call)
+                                and any(isinstance(a, literal) for a in c.args)])
+    wrap = lambda a: ast.Call(expr(wrapper), [a], [])  # noqa: E731
 
     def every_literal(c):                   # JAX names the first list it met: the others, converted too
         new = copy.copy(c)
@@ -216,41 +235,62 @@ def wrap_argument(source: str, fun: str, position: int, wrapper: str = "jnp.asar
     return plan_rewrites(_candidates(source, pick, [lambda c: _changed_call(c, position, wrap=wrap), every_literal]))
 
 
-def sampler_shape(source: str, sampler: str, shape_text: str) -> Plan | None:
-    """`jax.random.<sampler>(...)` with its `shape` (by position or keyword) set to `shape_text`."""
+def _sampler_call(tree, sampler: str):
+    def drawn(c):
+        parts = call_name(c).split(".")
+        return "random" in parts[:-1] or parts[0] in ("jr", "jrandom")
+    return _first([c for c in calls_named(tree, sampler) if drawn(c)])
+
+
+def _shape_at(sampler: str):
     import inspect
 
     import jax
     try:
         params = list(inspect.signature(getattr(jax.random, sampler)).parameters)
     except (AttributeError, TypeError, ValueError):
-        return None
-    at = params.index("shape") if "shape" in params else None
-    pick = lambda t: _first([c for c in calls_named(t, sampler) if "random" in call_name(c)])  # noqa: E731
+        return None, []
+    return (params.index("shape") if "shape" in params else None), params
 
-    def change(c):
-        if any(k.arg == "shape" for k in c.keywords) or at is None or len(c.args) < at:
-            return _changed_call(c, keyword="shape", value=expr(shape_text))
-        if len(c.args) == at:                        # the next positional argument: give it there
-            new = copy.copy(c)
-            new.args = list(c.args) + [expr(shape_text)]
-            return new
-        return _changed_call(c, position=at, value=expr(shape_text))
-    return plan_rewrites(_candidates(source, pick, [change]))
+
+def sampler_shape(source: str, sampler: str, *shape_texts: str) -> Plan | None:
+    """`jax.random.<sampler>(...)` with its `shape` (by position or keyword) set to each of `shape_texts`."""
+    at, params = _shape_at(sampler)
+    if not params:
+        return None
+
+    def change(text):
+        def one(c):
+            if any(k.arg == "shape" for k in c.keywords) or at is None or len(c.args) < at:
+                return _changed_call(c, keyword="shape", value=expr(text))
+            if len(c.args) == at:                    # the next positional argument: give it there
+                new = copy.copy(c)
+                new.args = list(c.args) + [expr(text)]
+                return new
+            return _changed_call(c, position=at, value=expr(text))
+        return one
+    return plan_rewrites(_candidates(source, lambda t: _sampler_call(t, sampler), [change(t) for t in shape_texts]))
+
+
+def sampler_given_shape(source: str, sampler: str) -> str:
+    """The text of the `shape` the call gives (by position or keyword), or ''."""
+    tree = parsed(source)
+    call = _sampler_call(tree, sampler) if tree else None
+    at, _ = _shape_at(sampler)
+    if call is None:
+        return ""
+    node = next((k.value for k in call.keywords if k.arg == "shape"), None)
+    if node is None and at is not None and len(call.args) > at:
+        node = call.args[at]
+    return ast.unparse(node) if node is not None else ""
 
 
 def sampler_parameters(source: str, sampler: str) -> list[str]:
     """The texts of the distribution's parameters passed in the call (`minval`, `maxval`, `p`, ...)."""
-    import inspect
-
-    import jax
     tree = parsed(source)
-    call = _first([c for c in calls_named(tree, sampler) if "random" in call_name(c)]) if tree else None
-    try:
-        params = list(inspect.signature(getattr(jax.random, sampler)).parameters)
-    except (AttributeError, TypeError, ValueError):
-        return []
-    if call is None:
+    call = _sampler_call(tree, sampler) if tree else None
+    _, params = _shape_at(sampler)
+    if call is None or not params:
         return []
     given = dict(zip(params, call.args))
     given.update({k.arg: k.value for k in call.keywords if k.arg})

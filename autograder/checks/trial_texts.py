@@ -205,3 +205,12 @@ def rewrite_fix(f: Facts, fallback: str, why: str = "", certain: bool = False, l
         return f"{TRACES}{listed}{which}" + (f": {why}" if why else "")
     failed = bool(t) and t.get("complete") and t.get("failed")
     return fallback if certain and not failed else guess(fallback)
+
+
+def static_branch_traced(f: Facts) -> bool:
+    """Whether the trial of a `lax.cond` line found its predicate known while tracing and the Python
+    `if` form tracing (`trial_rewrites.plan_static_branch`)."""
+    from .trial_rewrites import STATIC
+    t = _tried(f, "rewrite")
+    traced = {t["labels"][i] for i in t["traced"]} if t else set()
+    return STATIC in traced and len(traced) > 1

@@ -70,7 +70,7 @@ def plan_for(rule: str, desc: dict) -> Plan | None:
         return plan_vmap(_transformed(desc, "vmap"))
     if rule == "loop-carry-type":
         return plan_carry(source)
-    if rule == "broadcast":
+    if rule == "broadcast" and not (PLANS["broadcast"](Facts(desc))):
         return plan_broadcast(source)
     if rule in ("unregistered-class", "non-array-argument"):
         return plan_method(_transformed(desc, "grad", "value_and_grad", "vmap", "jit"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from .rule_facts import Facts, Rule
-from .trial_texts import broadcast_fix, carry_fix, guess, method_fix, vmap_fix
+from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
 from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
@@ -337,9 +337,12 @@ def _in_branch(rule: Rule) -> Rule:
                 f"whatever the predicate")
 
     def fix(f: Facts) -> str:
-        said = rule.fix(f) if callable(rule.fix) else rule.fix
         if not inside(f):
-            return said
+            return rule.fix(f) if callable(rule.fix) else rule.fix
+        said = (rule.fix(f) if callable(rule.fix) else rule.fix).removeprefix(GUESS)
+        if f.trial.get("kind") == "rewrite" and static_branch_traced(f):     # the trial of `trial_rewrites`
+            return rewrite_fix(f, "", "the predicate is known while tracing, and a Python `if` traces only the "
+                                      "branch it picks", limit=1)
         return guess(f"if that branch is not meant to run for these shapes, the choice depends on a shape, which "
                      f"is known while tracing: choose with a Python `if` on the shape instead of `lax.cond`; "
                      f"otherwise {said}")

@@ -402,8 +402,8 @@ _TEXT = {
     'contract_sizes': r'got (.+?)\.?$',
     'reshape_from': r'of shape (.[^)]*.) .size',
     'reshape_from_size': r'.size (\d+).',
-    'reshape_to': r'into shape (.[^)]*.)',
-    'reshape_to_size': r'into shape .[^)]*. .size (\d+).',
+    'reshape_to': r'into shape (\([^)]*\)|\d+)',
+    'reshape_to_size': r'into shape (?:\([^)]*\)|\d+) .size (\d+).',
 }
 
 

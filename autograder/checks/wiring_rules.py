@@ -144,6 +144,14 @@ def _static_branch(f: Facts) -> tuple[bool, bool]:
     return rw.STATIC in traced, any(label != rw.STATIC for label in traced)
 
 
+_IN_BRANCH = ("broadcast", "concatenate", "stack", "contract", "reshape", "einsum-label", "split-equal", "set-shape")
+
+
+def _branch_plan(f: Facts):
+    """A shape error inside a branch (`usage_rules._in_branch`) on a `lax.cond` line: the same trial."""
+    return rw.plan_static_branch(_source(f)) if f.calls(*_BRANCHES) else None
+
+
 def _branch_cause(f: Facts) -> str:
     static, chosen = _static_branch(f)
     said = "`lax.cond`/`lax.switch` traces every branch on the operands, whatever the predicate"
@@ -193,6 +201,7 @@ PLANS = {
     "partial-keyword": _plan_partial,
     "vmap-keyword": _vmapped_plan,
     "branch-static": lambda f: rw.plan_static_branch(_source(f)),
+    **{name: _branch_plan for name in _IN_BRANCH},
     # `usage_rules`' forward mode through a custom_vjp: the student's own function, undecorated
     "vjp-forward-mode": lambda f: rw.plain_function(_source(f), (f.stmt.get("own_custom_vjps") or [""])[0]),
 }
