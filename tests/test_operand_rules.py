@@ -208,3 +208,15 @@ def odeint_like(t):
 
 
 odeint_like.defvjp(lambda t: (t * 2, None), lambda _, g: (2 * g,))
+
+
+def test_a_keyword_argument_of_a_vmapped_function_is_passed_positionally_with_its_in_axes_entry():
+    xs, scale = jnp.ones((4, 3)), jnp.array([1.0, 2.0, 0.5])
+
+    def scaled(x, s):
+        return jnp.sum(x * s)
+    rule, text = _rule(lambda: jax.vmap(scaled)(xs, s=scale))          # `s` mapped along axis 0: sizes differ
+    assert rule == "vmap-keyword" and "`jax.vmap(scaled, in_axes=(0, None))(xs, scale)`" in text, text
+    jax.vmap(scaled, in_axes=(0, None))(xs, scale)
+    rule, text = _rule(lambda: jax.vmap(scaled, in_axes=(0, None))(xs, s=scale))    # in_axes counts positionals
+    assert rule == "vmap-keyword" and "`jax.vmap(scaled, in_axes=(0, None))(xs, scale)`" in text, text

@@ -4,8 +4,8 @@
   passes, its keywords and the parameters of `step`, in order (read from the function's code object:
   nothing of the student's runs);
 - `vmapped_keywords`: a function made by `jax.vmap` called with keyword arguments
-  (`warp(images, coords, order=1)`, `jax.vmap(f)(x, scale=2.0)`), which of those are scalars, and
-  which positional ones may be;
+  (`warp(images, coords, order=1)`, `jax.vmap(f)(x, scale=2.0)`), the mapped function's parameters,
+  which keyword arguments and which positional ones may be scalars;
 - `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves;
   `containers_with_functions` and `function_arguments`: the names a call of the line is given that
   hold a function in a dict, list or tuple, or are one; `own_custom_vjps`: those that are a
@@ -117,21 +117,26 @@ def about(node: ast.Call, name: str, lookup) -> dict:
             held = _bound_partial(arg.id, lookup(arg.id)[0])
             if held:
                 out["partials"].append(held)
-    wrapped = ""
+    wrapped, params = "", []
     if isinstance(node.func, ast.Name) and node.keywords:
         value, found = lookup(node.func.id)
         if found and _is_vmapped(value):
-            wrapped = value.__wrapped__.__name__
+            wrapped, params = value.__wrapped__.__name__, _parameters(value.__wrapped__)
     elif isinstance(node.func, ast.Call) and node.keywords and node.func.args and \
             ast.unparse(node.func.func).split(".")[-1] == "vmap":       # `jax.vmap(f, ...)(x, scale=2.0)`
-        wrapped = ast.unparse(node.func.args[0])
+        mapped = node.func.args[0]
+        wrapped = ast.unparse(mapped)
+        if isinstance(mapped, ast.Name):
+            params = _parameters(lookup(mapped.id)[0])
+        elif isinstance(mapped, ast.Lambda):
+            params = [a.arg for a in mapped.args.posonlyargs + mapped.args.args]
     if wrapped:
         keywords = {k.arg: k.value for k in node.keywords if k.arg}
         out["vmapped_keywords"].append({
             "fn": ast.unparse(node.func), "wrapped": wrapped, "written": isinstance(node.func, ast.Call),
             "options": [ast.unparse(k) for k in node.func.keywords] if isinstance(node.func, ast.Call) else [],
-            "args": [ast.unparse(a) for a in node.args],
+            "args": [ast.unparse(a) for a in node.args], "params": params,
             "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
-            "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup)],
+            "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup) is not False],
             "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
     return {k: v for k, v in out.items() if v}

@@ -100,26 +100,87 @@ def _fwd_fix(f: Facts) -> str:
 
 
 def _vmapped(f: Facts) -> dict:
-    return next((v for v in f.stmt.get("vmapped_keywords", []) if v["scalar_keywords"] and not v["scalar_positional"]), {})
+    """The vmapped call of the line given keyword arguments, where JAX's message is about them: a scalar
+    mapped (no positional argument may be one), `in_axes` longer than the positional arguments, or a
+    keyword argument among the sizes that differ."""
+    for v in f.stmt.get("vmapped_keywords", []):
+        if f.says(r"^vmap was requested to map its argument along axis 0.*its shape is \(\)"):
+            if v["scalar_keywords"] and not v["scalar_positional"]:
+                return v
+        elif f.says(r"^vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional") \
+                or (f.says(r"^vmap got inconsistent sizes") and f.says(r"of kwargs\[")):
+            return v
+    return {}
+
+
+def _closed(v: dict) -> list[str]:
+    """The keywords to close over: the scalars (a rank error), else all of them."""
+    return v["scalar_keywords"] if v["scalar_keywords"] and not v["scalar_positional"] and \
+        len(v["scalar_keywords"]) < len(v["keywords"]) else list(v["keywords"])
 
 
 def _vmapped_call(v: dict, inner: str = "") -> str:
-    """`jax.vmap(functools.partial(f, order=1), in_axes=...)(a, b)` for a vmapped call `v`: its scalar
-    keywords closed over, the others kept."""
-    bound = ", ".join(f"{k}={v['keywords'][k]}" for k in v["scalar_keywords"])
+    """`jax.vmap(functools.partial(f, order=1), in_axes=...)(a, b)` for a vmapped call `v`: its
+    keywords to close over closed over, the others kept."""
+    closed = _closed(v)
+    bound = ", ".join(f"{k}={v['keywords'][k]}" for k in closed)
     options = "".join(f", {o}" for o in v.get("options", []))
-    given = v["args"] + [f"{k}={t}" for k, t in v["keywords"].items() if k not in v["scalar_keywords"]]
+    given = v["args"] + [f"{k}={t}" for k, t in v["keywords"].items() if k not in closed]
     return f"jax.vmap(functools.partial({inner or v['wrapped']}, {bound}){options})({', '.join(given)})"
+
+
+def _positional_call(v: dict, unmapped: bool = False) -> str:
+    """`f(xs, params)`: the keywords given by position, where they are the parameters right after the
+    positional arguments ('' otherwise); with `unmapped`, for a vmap written on the line, also each
+    given `None` in `in_axes` (`jax.vmap(f, in_axes=(0, None))(xs, params)`)."""
+    after = v["params"][len(v["args"]):len(v["args"]) + len(v["keywords"])]
+    if not v["params"] or sorted(after) != sorted(v["keywords"]):
+        return ""
+    given = ", ".join(v["args"] + [v["keywords"][p] for p in after])
+    if not unmapped:
+        return f"{v['fn']}({given})"
+    axes = [o for o in v.get("options", []) if o.startswith("in_axes=")]
+    first = axes[0].split("=", 1)[1] if axes else "0"
+    if not v.get("written") or not first.lstrip("-").isdigit():
+        return ""
+    entries = ", ".join([first] * len(v["args"]) + ["None"] * len(after))
+    options = "".join(f", {o}" for o in v.get("options", []) if not o.startswith("in_axes="))
+    return f"jax.vmap({v['wrapped']}, in_axes=({entries}){options})({given})"
+
+
+def _vmapped_cause(f: Facts) -> str:
+    v = _vmapped(f)
+    named = ", ".join(f"`{k}`" for k in _closed(v))
+    said = "`jax.vmap` maps keyword arguments too, always along axis 0 (`in_axes` covers positional arguments only)"
+    if f.says(r"^vmap was requested"):
+        return f"{said}, and {named} is a scalar, with no axis to map"
+    if f.says(r"^vmap in_axes must be"):
+        return (f"{said}: `in_axes` has an entry for {named}, passed by keyword, and keyword arguments are not "
+                f"counted")
+    return f"{said}, and {named} has no axis 0 of the batch's length"
 
 
 def _vmapped_fix(f: Facts) -> str:
     v = _vmapped(f)
-    defined = "" if v.get("written") else f", with `{v['wrapped']}` defined without the vmap (and the `in_axes` you mapped with)"
-    return rewrite_fix(f, f"close over options that are the same for every example before mapping: "
-                          f"`{_vmapped_call(v)}`{defined}",
-                       "the option closed over with `functools.partial` before `jax.vmap`"
-                       + ("" if v.get("written") else f", `{v['wrapped']}` defined without the vmap"),
-                       certain=True, limit=1)
+    lam = v["wrapped"] == "<lambda>"
+    defined = "" if v.get("written") or lam else \
+        f", with `{v['wrapped']}` defined without the vmap (and the `in_axes` you mapped with)"
+    positional = _positional_call(v) if not f.says(r"^vmap was requested") else ""
+    first = (f"pass it positionally, `{positional}`, so that its entry of `in_axes` applies (`None` passes it whole); "
+             f"or " if positional else "")
+    t = f.trial if f.trial.get("kind") == "rewrite" else {}
+    shown = [t["labels"][i] for i in t.get("traced", []) if type(i) is int and 0 <= i < len(t.get("labels", []))][:1]
+    why = ("passed positionally, it has its entry in `in_axes`, which has one entry per positional argument "
+           "(`None` passes it whole)" if shown and shown[0] in (positional, _positional_call(v, True)) else
+           "the option closed over with `functools.partial` before `jax.vmap`"
+           + ("" if v.get("written") or lam else f", `{v['wrapped']}` defined without the vmap"))
+    return rewrite_fix(f, f"{first}close over options that are the same for every example before mapping: "
+                          f"`{_vmapped_call(v, _mapped(v))}`{defined}", why, certain=True, limit=1)
+
+
+def _mapped(v: dict) -> str:
+    """How a message names the function the vmapped one maps: its name, or `f.__wrapped__` for a lambda."""
+    return f"{v['fn']}.__wrapped__" if v["wrapped"] == "<lambda>" and not v.get("written") else v["wrapped"]
 
 
 WIRING_RULES: list[Rule] = [
@@ -127,11 +188,7 @@ WIRING_RULES: list[Rule] = [
     Rule("partial-keyword", lambda f: f.is_("TypeError") and f.says(_P["multiple"]) and bool(_partial(f)),
          _partial_cause, _partial_fix),
     Rule("vjp-fwd-pair", lambda f: f.says(_P["fwd"]), _fwd_cause, _fwd_fix),
-    Rule("vmap-keyword", lambda f: f.says(r"^vmap was requested to map its argument along axis 0.*its shape is \(\)")
-         and bool(_vmapped(f)),
-         lambda f: (f"`jax.vmap` maps keyword arguments too, always along axis 0 (`in_axes` covers positional "
-                    f"arguments only), and `{_vmapped(f)['scalar_keywords'][0]}` is a scalar, with no axis to map"),
-         _vmapped_fix),
+    Rule("vmap-keyword", lambda f: bool(_vmapped(f)), _vmapped_cause, _vmapped_fix),
 ]
 
 
@@ -179,15 +236,23 @@ BRANCH_RULES: list[Rule] = [
 
 # ---------------------------------------------------------------- what each rule's trial rewrites
 def _vmapped_plan(f: Facts):
+    """The keywords given by position (not for a scalar: it has no batch axis either way), then
+    closed over before `jax.vmap`."""
     import ast
     v, tree = _vmapped(f), rw.parsed(_source(f))
     call = next((c for c in ast.walk(tree) if isinstance(c, ast.Call) and c.keywords
                  and ast.unparse(c.func) == v["fn"]), None) if tree and v else None
     if call is None:
         return None
-    label = _vmapped_call(v)
+    where = rw.scope(tree, call)
+    candidates = []
+    for positional in dict.fromkeys((_positional_call(v), _positional_call(v, True))):
+        if positional and not f.says(r"^vmap was requested"):
+            candidates.append((positional, rw.rewritten(where, call, rw.expr(positional))))
+    label = _vmapped_call(v, _mapped(v))
     run = label if v.get("written") else _vmapped_call(v, f"{v['fn']}.__wrapped__")
-    return rw.plan_rewrites([(label, rw.rewritten(rw.scope(tree, call), call, rw.expr(run)))])
+    candidates.append((label, rw.rewritten(where, call, rw.expr(run))))
+    return rw.plan_rewrites(candidates)
 
 
 def _plan_partial(f: Facts):
