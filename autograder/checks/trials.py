@@ -4,7 +4,9 @@ A rule reads JAX's message and the student's line; it cannot know whether its fi
 student's code. JAX can, on shapes and dtypes alone: `jax.eval_shape` traces a function on abstract
 values without computing anything. So where the failing line writes the call out
 (`jax.vmap(f, in_axes=...)(a, b)`, `lax.scan(body, init, xs)`, `a - b`, `jax.grad(M.loss)(m, x)`),
-a planner (`trial_plans.py`) lists candidate fixes of that call as text a message can quote, and a
+a planner (`trial_plans.py`; `trial_rewrites.py` for fixes that rewrite the line's call: a list
+wrapped in `jnp.asarray`, a sampler's `shape`, a `lax.cond` made a Python `if`) lists candidate fixes
+of that call as text a message can quote, and a
 forked child of the process where the exception happened rebuilds each candidate from the student's
 own values (the failing frame's names) and reports which ones trace. The rule then says which fix
 traced ("this traces: ..."), or, where none could be tried, offers its fix as a possibility only.
@@ -15,9 +17,11 @@ What a trial guarantees, whatever the student's code does:
   to the child's copies. Before the first trace the child closes every inherited file descriptor
   but its result pipe (it cannot write to the grader's channel or the kernel's streams) and points
   stdin, stdout and stderr at /dev/null: nothing prints.
-- **Nothing is computed for real.** Only names, attributes, constant subscripts, literals and
-  lambdas of the line are evaluated (never a call: `trial_plans.evaluable`), and the candidates
-  are traced by `jax.eval_shape` (or `.trace` for jit).
+- **Nothing is computed for real.** The line's expressions are evaluated in the child only, inside
+  the trace of `jax.eval_shape` (their calls are traced on abstract values; an assignment,
+  `yield` or `await` is never evaluated: `trial_plans.evaluable`), and the candidates are traced by
+  `jax.eval_shape` (or `.trace` for jit); a `lax.cond` predicate is evaluated with its arrays
+  abstract, to see whether it is decided while tracing.
 - **A time budget.** The parent waits `BUDGET_S` seconds at most, takes the candidates reported
   by then, and kills the child: an explained error waits that much more at worst, and a cell that
   succeeds pays nothing (a trial runs only after a rule that has one matched the exception).

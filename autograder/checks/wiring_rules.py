@@ -108,9 +108,15 @@ def _vmapped(f: Facts) -> dict:
             if v["scalar_keywords"] and not v["scalar_positional"]:
                 return v
         elif f.says(r"^vmap in_axes must be an int, None, or a tuple of entries corresponding to the positional") \
-                or (f.says(r"^vmap got inconsistent sizes") and f.says(r"of kwargs\[")):
+                and _counts(f)[0] > _counts(f)[1] or (f.says(r"^vmap got inconsistent sizes") and f.says(r"of kwargs\[")):
             return v
     return {}
+
+
+def _counts(f: Facts) -> tuple[int, int]:
+    """(entries of `in_axes`, positional arguments), from JAX's message."""
+    m = re.search(r"len\(in_axes\)=(\d+), len\(args\)=(\d+)", f.text)
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 
 
 def _closed(v: dict) -> list[str]:
