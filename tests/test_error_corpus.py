@@ -49,21 +49,6 @@ def _report(told, where):
                      for t in told if not t.tells(where))
 
 
-@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2", "heldout_3", "heldout_4"])
-def test_kernel_and_grader_tell_the_fix(told, batch):
-    """At least 90% in both places, for the in-sample corpus and for each held-out batch apart, and no
-    wrong fix: every `fix:` line that does not give the maintainers' fix is marked as a guess."""
-    mine = [t for t in told if error_runs.batch_of(t.case) == batch]
-    assert len(mine) >= 20, f"{batch}: {len(mine)} cases"
-    print("\n" + error_runs.rate_table(mine))
-    rates = error_runs.rates(mine)
-    assert rates["kernel"] >= 0.9, _report(mine, "kernel")
-    assert rates["grader"] >= 0.9, _report(mine, "grader")
-    for where in ("kernel", "grader"):
-        wrong = [t for t in mine if t.verdict(where) == "wrong"]
-        assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
-
-
 # Fixes read by hand and found to work, though they are not the maintainers' (the category pattern,
 # written from the maintainers' fix before any message was read, does not credit them).
 REVIEWED_ALTERNATIVES = {
@@ -72,13 +57,18 @@ REVIEWED_ALTERNATIVES = {
 }
 
 
-def test_the_fifth_batch_gets_no_wrong_fix(told):
-    """Batch 5 was written after the trials, and its first run told 16 of 42 (docs/STUDENTS.md): the
-    rules do not know most of its kinds of error, so the 90% bar is not claimed for it; but whatever
-    they say must not be a wrong fix: every `fix:` line that is not the maintainers' fix is a guess,
-    or a working alternative read by hand."""
-    mine = [t for t in told if error_runs.batch_of(t.case) == "heldout_5"]
-    assert len(mine) >= 40
+@pytest.mark.parametrize("batch", ["sample", "heldout", "heldout_2", "heldout_3", "heldout_4", "heldout_5"])
+def test_kernel_and_grader_tell_the_fix(told, batch):
+    """At least 90% in both places, for the in-sample corpus and for each held-out batch apart, and no
+    wrong fix: every `fix:` line that does not give the maintainers' fix is marked as a guess, or is a
+    working alternative read by hand (`REVIEWED_ALTERNATIVES`). Batch 5 told 16 of 42 on its first run
+    (docs/STUDENTS.md), before the rules written after it."""
+    mine = [t for t in told if error_runs.batch_of(t.case) == batch]
+    assert len(mine) >= 20, f"{batch}: {len(mine)} cases"
+    print("\n" + error_runs.rate_table(mine))
+    rates = error_runs.rates(mine)
+    assert rates["kernel"] >= 0.9, _report(mine, "kernel")
+    assert rates["grader"] >= 0.9, _report(mine, "grader")
     for where in ("kernel", "grader"):
         wrong = [t for t in mine if t.verdict(where) == "wrong" and t.case.name not in REVIEWED_ALTERNATIVES]
         assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)

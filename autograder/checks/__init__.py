@@ -12,14 +12,18 @@
 - `plain`        plain data by exact type: the one converter of what a student's function returned
 - `keyuse`       which key data each random operation consumed (the evidence for key reuse)
 - `diagnose`     the lines of a message about a JAX exception; `facts` describes the exception where
-                 it happened, `rules` holds the rule tables (exception or retrace -> cause and fix),
-                 with `usage_rules` (JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys,
-                 custom rules, shapes) and `misuse_rules` (NumPy's names and forms, values a transform
-                 cannot trace, loops and callbacks under transformations) in the same table; `usage_texts` reads JAX's text for them;
-                 `rule_facts` is what every rule reads
+                 it happened (`call_facts`: what a call on the line binds: a partial's keywords, a
+                 vmapped function's keyword arguments), `rules` holds the rule tables (exception or
+                 retrace -> cause and fix), with `usage_rules` (JAX's API outside jit: vmap, grad, loops,
+                 branches, pytrees, keys, custom rules, shapes), `misuse_rules` (NumPy's names and forms,
+                 values a transform cannot trace, loops and callbacks under transformations),
+                 `operand_rules` (lists and functions where arrays belong, arguments that do not fit
+                 their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
+                 fwd rules, vmapped keywords, static `lax.cond` predicates) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
-                 kind of call's candidates, `trial_texts` words the fix from what traced
+                 kind of call's candidates, `trial_rewrites` rewrites the failing line's call into
+                 candidates, `trial_texts` words the fix from what traced
 - `kernel_hook`  in a notebook kernel, the cause and fix of a cell's JAX error printed under its
                  traceback (installed when `check` is imported)
 - `text`         text helpers

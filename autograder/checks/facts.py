@@ -13,6 +13,7 @@ import os
 import re
 import types
 
+from . import call_facts
 from .text import scrub, shorten
 
 # ---------------------------------------------------------------- where student code is
@@ -220,6 +221,8 @@ def _expression_facts(expr, frame) -> dict:
                 value, found = _lookup(frame, node.func.id)
                 if found and _kind_of(value) == "jitted":
                     facts["jitted_calls"].append(node.func.id)
+            for key, items in call_facts.about(node, name, lambda n: _lookup(frame, n)).items():
+                facts.setdefault(key, []).extend(items)
         elif isinstance(node, ast.Subscript):
             entry = {"name": _dotted(node.value), "slice": isinstance(node.slice, ast.Slice),
                      "index": ast.unparse(node.slice) if hasattr(ast, "unparse") else "",

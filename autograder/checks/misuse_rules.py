@@ -92,7 +92,8 @@ MISUSE_RULES: list[Rule] = [
                     "must be hashable, and its arrays are compiled in as constants: a new object compiles again); or "
                     "register the class as a pytree so its arrays are traced")),
     Rule("function-argument", lambda f: f.says(r"(?s)^Error interpreting argument to .* as an abstract array.*"
-                                               r"problematic value is of type <class '[\w.]*(PjitFunction|function)'>"),
+                                               r"problematic value is of type <class '[\w.]*(PjitFunction|function|custom_jvp|"
+                                               r"custom_vjp|partial|builtin_function_or_method|method)'>"),
          lambda f: f"`{_first(_P['path'], f.text, 'an argument')}` is a function, and jit traces every argument it is not told is static",
          lambda f: (f"mark it static: `jax.jit(fn, static_argnames='{_first(_P['path'], f.text, 'f')}')` "
                     f"(each function compiles its own version), or close over it")),

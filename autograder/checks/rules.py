@@ -16,7 +16,9 @@ from typing import Callable
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .misuse_rules import MISUSE_RULES
+from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
+from .wiring_rules import BRANCH_RULES, WIRING_RULES
 
 # ---------------------------------------------------------------- the rule table
 def _static_fix(f: Facts, what="it sets a size") -> str:
@@ -128,7 +130,9 @@ RULES: list[Rule] = [
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
-    *MISUSE_RULES,         # specific messages first: `self` of a jitted method before unregistered classes
+    *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
+    *WIRING_RULES,
+    *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
     *USAGE_RULES,
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),
          "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
@@ -268,6 +272,8 @@ RULES: list[Rule] = [
     Rule("memory", lambda f: f.is_("MemoryError"),
          "the code allocated more memory than the grader allows",
          "work on the sizes the exercise gives; avoid building huge intermediates"),
+    # ---- any other error on a line that calls lax.cond/lax.switch: both branches are traced
+    *BRANCH_RULES,
 ]
 
 

@@ -66,7 +66,9 @@ def _axes_text(entries) -> str:
 def plan_vmap(call: dict) -> Plan | None:
     """`jax.vmap(fn, in_axes=...)(a, b, ...)`: every `in_axes` of 0, 1 or None per argument (not all
     None), and, for a single argument, the student's own `in_axes` as that argument's entry (the
-    container form: a tuple argument mapped entry by entry)."""
+    container form: a tuple argument mapped entry by entry); two axes of one array as two vmaps
+    (`NESTED`); and each argument that is a list or tuple of per-example entries stacked leaf by
+    leaf, with the student's own `in_axes` (`STACKED`)."""
     fn, args = call.get("fn", ""), call.get("args", [])
     if call.get("transform") != "vmap" or call.get("starred") or not args or len(args) > 4 \
             or not evaluable(fn) or not all(map(evaluable, args)):
@@ -83,14 +85,23 @@ def plan_vmap(call: dict) -> Plan | None:
     nested = _nested(given, len(args))
     if nested:
         labels.append(f"{NESTED}{nested[0]}|{nested[1]}")
+    labels += [f"{STACKED}{i}" for i in range(len(args))]
 
     def build(ns, index):
         import jax
+        import jax.numpy as jnp
         read = reader(ns)
 
         def trial():
             extra = {k: read(v) for k, v in options.items()}
             values = [read(a) for a in args]
+            if labels[index].startswith(STACKED):      # a list of per-example entries, stacked
+                i = int(labels[index][len(STACKED):])
+                if not isinstance(values[i], (list, tuple)):
+                    raise TypeError("not a list or tuple of entries")
+                values[i] = jax.tree.map(lambda *v: jnp.stack(v), *values[i])
+                axes = read(given) if given else 0
+                return jax.vmap(read(fn), in_axes=axes, **extra)(*values)
             if labels[index].startswith(NESTED):
                 outer, inner = labels[index][len(NESTED):].split("|")
                 return jax.vmap(jax.vmap(read(fn), in_axes=read(inner)), in_axes=read(outer), **extra)(*values)
@@ -99,7 +110,7 @@ def plan_vmap(call: dict) -> Plan | None:
     return Plan("vmap", labels, build, given)
 
 
-NESTED = "nested:"
+NESTED, STACKED = "nested:", "stacked:"
 
 
 def _nested(given: str, n: int):
@@ -124,6 +135,7 @@ def _nested(given: str, n: int):
 _LOOPS = {"scan": ("body", "init", "xs"), "fori_loop": ("lower", "upper", "body", "init"),
           "while_loop": ("cond", "body", "init")}
 KEEP, START = "keep the carry's type in the body", "start from the body's type"
+START_FULL = "start from the body's shape, broadcast"
 
 
 def _loop_call(source: str):
@@ -140,10 +152,12 @@ def _loop_call(source: str):
 
 
 def plan_carry(source: str) -> Plan | None:
-    """`lax.scan(body, init, xs)` (or `fori_loop`, `while_loop`) whose carry changes type: two
-    candidates, the body's new carry reshaped and cast back to the carry's type (`KEEP`), and the
-    initial carry reshaped and cast to the type the body returns (`START`). A reshape is kept only
-    where the sizes agree (a singleton axis gained or lost), so a carry that grows traces neither."""
+    """`lax.scan(body, init, xs)` (or `fori_loop`, `while_loop`) whose carry changes type: three
+    candidates, the body's new carry reshaped and cast back to the carry's type (`KEEP`), the
+    initial carry reshaped and cast to the type the body returns (`START`), and the initial carry
+    broadcast to that type (`START_FULL`: a scalar start for a carry that holds one value per row).
+    A reshape is kept only where the sizes agree (a singleton axis gained or lost), and the body must
+    return the type it starts from, so a carry that grows at every step traces none."""
     loop, node = _loop_call(source)
     if node is None:
         return None
@@ -161,10 +175,12 @@ def plan_carry(source: str) -> Plan | None:
         from jax import lax
         read = reader(ns)
 
-        def like(new, old):                  # `new` reshaped (same size only) and cast to `old`'s type
+        def like(new, old, broadcast=False):  # `new` reshaped (same size only) or broadcast, cast to `old`'s type
             def one(n, o):
                 shape = tuple(o.shape) if hasattr(o, "shape") else ()
                 dtype = o.dtype if hasattr(o, "dtype") else jnp.result_type(o)
+                if broadcast:
+                    return jnp.broadcast_to(n, shape).astype(dtype)
                 if math.prod(jnp.shape(n)) != math.prod(shape):
                     raise TypeError("the sizes differ: no reshape lines them up")
                 return jnp.reshape(n, shape).astype(dtype)
@@ -194,9 +210,9 @@ def plan_carry(source: str) -> Plan | None:
                     x = None if v["xs"] is None else jax.tree.map(lambda a: a[0], v["xs"])
                     return body(start, x)[0]
                 return body(v["lower"], start) if loop == "fori_loop" else body(start)
-            return run(body, like(init, jax.eval_shape(first_step, init)))
+            return run(body, like(init, jax.eval_shape(first_step, init), broadcast=index == 2))
         return lambda: jax.eval_shape(trial)
-    return Plan("carry", [KEEP, START], build)
+    return Plan("carry", [KEEP, START, START_FULL], build)
 
 
 # ---------------------------------------------------------------- an elementwise operation

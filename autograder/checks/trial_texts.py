@@ -7,7 +7,8 @@ Three forms of a `fix:` line, and what each promises:
   shapes, dtypes and containers) and raised nothing;
 - a plain instruction: rules without a trial, whose fix follows from JAX's message alone;
 - `a guess, not tried on your values: ...` (`GUESS`): a rule that could not confirm its fix (the
-  call is not written on the failing line, its values were tracers, or the trial ran out of time).
+  call is not written on the failing line, its values were tracers, or the trial ran out of time),
+  or whose candidate was traced and failed.
 """
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     with the fewest changes to the student's own (those tied, up to three), after the rule's
     `principle`; else, nothing having traced (a container argument may need an `in_axes` per entry,
     which is not among the candidates), the rule's fix as a guess."""
-    from .trial_plans import NESTED
+    from .trial_plans import NESTED, STACKED
     t = _tried(f, "vmap")
     if not t:
         return guess(fallback)
@@ -78,13 +79,24 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
     fn = fn if len(fn) <= 40 else "f"
     args = ", ".join(call.get("args", []))
     n = len(call.get("args", []))
+    stacked = [int(t["labels"][i][len(STACKED):]) for i in t["traced"] if t["labels"][i].startswith(STACKED)]
+    if stacked and stacked[0] < n and "jnp.stack(" in fallback:     # the rule's own fix stacks them
+        return fallback + CONFIRMED
+    if stacked and stacked[0] < n:    # a list of per-example entries: vmap maps array axes, not entries
+        entries = call["args"][stacked[0]]
+        values = list(call.get("args", []))
+        values[stacked[0]] = f"jax.tree.map(lambda *v: jnp.stack(v), *{entries})"
+        axes = f", in_axes={t['given']}" if t.get("given") else ""
+        return (f"{TRACES}`jax.vmap({fn}{axes})({', '.join(values)})`: `{entries}` is a list (or tuple) of "
+                f"per-example entries, and vmap maps an axis of arrays, not the entries of a list: stack them "
+                f"leaf by leaf into arrays with a batch axis")
     nested = [t["labels"][i] for i in t["traced"] if t["labels"][i].startswith(NESTED)]
     if nested:                        # a pair of axes given for one array: two axes, two vmaps
         outer, inner = nested[0][len(NESTED):].split("|")
         return (f"{TRACES}`jax.vmap(jax.vmap({fn}, in_axes={inner}), in_axes={outer})({args})`: one vmap "
                 f"maps one axis, so to map two axes nest two vmaps (the inner one maps the second entry of "
                 f"each pair, the outer one the first)")
-    traced = {i: _literal(t["labels"][i]) for i in t["traced"] if not t["labels"][i].startswith(NESTED)}
+    traced = {i: _literal(t["labels"][i]) for i in t["traced"] if not t["labels"][i].startswith((NESTED, STACKED))}
     traced = {i: tuple(v) for i, v in traced.items() if isinstance(v, (tuple, list))}
     if not traced:
         return guess(fallback)
@@ -106,7 +118,7 @@ def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: 
     """KEEP (the body's new carry made like the start) and START (the start made like the body's
     output) as they traced; when neither traced (a carry that grows, or a shape and a dtype that
     both change), the rule's own fix, as a guess."""
-    from .trial_plans import KEEP, START
+    from .trial_plans import KEEP, START, START_FULL
     t = _tried(f, "carry")
     if not t:
         return guess(fallback)
@@ -126,7 +138,24 @@ def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: 
                 f"so the carry keeps one fixed shape")
     if START in traced:
         return f"{TRACES}starting `{component}` with the shape the body returns, {after} (reshape the initial value)"
+    if START_FULL in traced:
+        zeros = f"jnp.zeros({_shape_of(after)}, jnp.{dtype_name(after)})"
+        return (f"{TRACES}starting `{component}` with the shape the body returns, {after} (a carry has one fixed "
+                f"shape): an initial value of that shape, e.g. `{zeros}`, if the carry is meant to hold that many "
+                f"values; if it is meant to stay {before}, reduce the body's new value to that shape instead")
     return guess(fallback)
+
+
+def dtype_name(aval: str) -> str:
+    """`f32[3,1]` -> `float32`; `int32[]` -> `int32`."""
+    name = aval.split("[")[0]
+    return {"f32": "float32", "i32": "int32", "f64": "float64", "i64": "int64", "bool": "bool_"}.get(name, name)
+
+
+def _shape_of(aval: str) -> str:
+    """`int32[3,1]` -> `(3, 1)`; `f32[4]` -> `(4,)`."""
+    dims = [d.strip() for d in aval.split("[", 1)[-1].rstrip("]").split(",") if d.strip()]
+    return f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
 
 
 def broadcast_fix(f: Facts, fallback: str) -> str:
@@ -156,3 +185,32 @@ def method_fix(f: Facts, call: dict, fallback: str) -> str:
            "vmap": "pass the object whole with `None` in `in_axes`"}.get(transform, "")
     return (f"{TRACES}`jax.{transform}({fn}, {setting})({args})`: {how}, so the object is passed along as "
             f"it is and JAX works only with the arrays; or {fallback}")
+
+
+def rewrite_fix(f: Facts, fallback: str, why: str = "", certain: bool = False, limit: int = 3,
+                changes=None) -> str:
+    """The rewritten calls that traced (`trial_rewrites.py`), quoted, with `why` they fix it (those
+    with the fewest `changes(label)` only, when given); else the rule's own fix: an instruction when
+    it follows from JAX's message alone (`certain`) and no candidate was found failing, a guess
+    otherwise."""
+    from .trial_rewrites import STATIC
+    t = _tried(f, "rewrite")
+    traced = [t["labels"][i] for i in t["traced"] if t["labels"][i] != STATIC] if t else []
+    if traced and changes is not None:
+        traced = [text for text in traced if changes(text) == min(map(changes, traced))]
+    if traced:
+        shown = traced[:limit]
+        listed = " or ".join(f"`{text}`" for text in shown)
+        which = " (they differ: pick the one whose axes mean what you want)" if len(shown) > 1 else ""
+        return f"{TRACES}{listed}{which}" + (f": {why}" if why else "")
+    failed = bool(t) and t.get("complete") and t.get("failed")
+    return fallback if certain and not failed else guess(fallback)
+
+
+def static_branch_traced(f: Facts) -> bool:
+    """Whether the trial of a `lax.cond` line found its predicate known while tracing and the Python
+    `if` form tracing (`trial_rewrites.plan_static_branch`)."""
+    from .trial_rewrites import STATIC
+    t = _tried(f, "rewrite")
+    traced = {t["labels"][i] for i in t["traced"]} if t else set()
+    return STATIC in traced and len(traced) > 1

@@ -4,7 +4,9 @@ A rule reads JAX's message and the student's line; it cannot know whether its fi
 student's code. JAX can, on shapes and dtypes alone: `jax.eval_shape` traces a function on abstract
 values without computing anything. So where the failing line writes the call out
 (`jax.vmap(f, in_axes=...)(a, b)`, `lax.scan(body, init, xs)`, `a - b`, `jax.grad(M.loss)(m, x)`),
-a planner (`trial_plans.py`) lists candidate fixes of that call as text a message can quote, and a
+a planner (`trial_plans.py`; `trial_rewrites.py` for fixes that rewrite the line's call: a list
+wrapped in `jnp.asarray`, a sampler's `shape`, a `lax.cond` made a Python `if`) lists candidate fixes
+of that call as text a message can quote, and a
 forked child of the process where the exception happened rebuilds each candidate from the student's
 own values (the failing frame's names) and reports which ones trace. The rule then says which fix
 traced ("this traces: ..."), or, where none could be tried, offers its fix as a possibility only.
@@ -15,9 +17,11 @@ What a trial guarantees, whatever the student's code does:
   to the child's copies. Before the first trace the child closes every inherited file descriptor
   but its result pipe (it cannot write to the grader's channel or the kernel's streams) and points
   stdin, stdout and stderr at /dev/null: nothing prints.
-- **Nothing is computed for real.** Only names, attributes, constant subscripts, literals and
-  lambdas of the line are evaluated (never a call: `trial_plans.evaluable`), and the candidates
-  are traced by `jax.eval_shape` (or `.trace` for jit).
+- **Nothing is computed for real.** The line's expressions are evaluated in the child only, inside
+  the trace of `jax.eval_shape` (their calls are traced on abstract values; an assignment,
+  `yield` or `await` is never evaluated: `trial_plans.evaluable`), and the candidates are traced by
+  `jax.eval_shape` (or `.trace` for jit); a `lax.cond` predicate is evaluated with its arrays
+  abstract, to see whether it is decided while tracing.
 - **A time budget.** The parent waits `BUDGET_S` seconds at most, takes the candidates reported
   by then, and kills the child: an explained error waits that much more at worst, and a cell that
   succeeds pays nothing (a trial runs only after a rule that has one matched the exception).
@@ -36,7 +40,12 @@ import sys
 import time
 import warnings
 
+from .operand_rules import PLANS as OPERAND_PLANS
+from .rule_facts import Facts
 from .trial_plans import Plan, Untriable, plan_broadcast, plan_carry, plan_method, plan_vmap
+from .wiring_rules import PLANS as WIRING_PLANS
+
+PLANS = {**OPERAND_PLANS, **WIRING_PLANS}
 
 BUDGET_S = 2.0
 # `AUTOGRADER_TRIALS=0` turns trials off (every such fix is then told as a guess): for measuring
@@ -65,21 +74,30 @@ def plan_for(rule: str, desc: dict) -> Plan | None:
         return plan_vmap(_transformed(desc, "vmap"))
     if rule == "loop-carry-type":
         return plan_carry(source)
-    if rule == "broadcast":
+    if rule == "broadcast" and not (PLANS["broadcast"](Facts(desc))):
         return plan_broadcast(source)
     if rule in ("unregistered-class", "non-array-argument"):
         return plan_method(_transformed(desc, "grad", "value_and_grad", "vmap", "jit"))
+    if rule in PLANS:                                   # a rewrite of the line (`trial_rewrites.py`)
+        return PLANS[rule](Facts(desc))
     return None
 
 
 def innermost_student_frame(exc: BaseException):
+    """The frame whose names the failing line reads: of the student's frames at the innermost one's
+    line, the outermost (a lambda written on that line runs in a frame of its own, which holds its
+    parameters only, not the names of the line around it)."""
     from .facts import is_student_frame
-    frame, tb = None, exc.__traceback__
+    frames, tb = [], exc.__traceback__
     while tb is not None:
         if is_student_frame(tb.tb_frame.f_code.co_filename):
-            frame = tb.tb_frame
+            frames.append((tb.tb_frame, tb.tb_lineno))
         tb = tb.tb_next
-    return frame
+    if not frames:
+        return None
+    inner, line = frames[-1]
+    return next(frame for frame, lineno in frames
+                if lineno == line and frame.f_code.co_filename == inner.f_code.co_filename)
 
 
 def attempt(rule: str, desc: dict, exc: BaseException) -> dict:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from .rule_facts import Facts, Rule
-from .trial_texts import broadcast_fix, carry_fix, guess, method_fix, vmap_fix
+from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
 from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
@@ -243,7 +243,11 @@ USAGE_RULES: list[Rule] = [
                     f"(`0.0`, `.astype`)")),
     Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),
          "a `custom_vjp` function defines reverse mode only, and `jax.jvp`, `jax.jacfwd` and `jax.hessian` use forward mode",
-         "use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward mode is needed"),
+         lambda f: ("use reverse mode (`jax.grad`, `jax.jacrev`), or define the rule with `jax.custom_jvp` if forward "
+                    "mode is needed" + "".join(
+                        f"; or use `{name}`'s plain function, undecorated (`{name}.fun`, the function you wrote): JAX "
+                        f"differentiates it in forward mode, and on your values this traces"
+                        for name in (f.stmt.get("own_custom_vjps") or [])[:1] if f.trial.get("traced")))),
     # ---- shapes in batched code
     Rule("broadcast", lambda f: f.says(_BROADCAST),
          lambda f: (f"arrays of shapes {_shapes_in(f)} cannot be combined elementwise: broadcasting lines shapes up "
@@ -333,9 +337,12 @@ def _in_branch(rule: Rule) -> Rule:
                 f"whatever the predicate")
 
     def fix(f: Facts) -> str:
-        said = rule.fix(f) if callable(rule.fix) else rule.fix
         if not inside(f):
-            return said
+            return rule.fix(f) if callable(rule.fix) else rule.fix
+        said = (rule.fix(f) if callable(rule.fix) else rule.fix).removeprefix(GUESS)
+        if f.trial.get("kind") == "rewrite" and static_branch_traced(f):     # the trial of `trial_rewrites`
+            return rewrite_fix(f, "", "the predicate is known while tracing, and a Python `if` traces only the "
+                                      "branch it picks", limit=1)
         return guess(f"if that branch is not meant to run for these shapes, the choice depends on a shape, which "
                      f"is known while tracing: choose with a Python `if` on the shape instead of `lax.cond`; "
                      f"otherwise {said}")

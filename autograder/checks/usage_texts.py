@@ -210,7 +210,7 @@ def _carry(f: Facts) -> tuple[str, str, str, str]:
     component = _first(r"input carry (?:component )?(\S+) has type", f.text)
     component = re.sub(r"^loop_carry\[1\]", "carry", component)
     before = _first(r"has type (\S+) but the corresponding output", f.text)
-    after = _first(r"output carry component has type (\S+?),", f.text)
+    after = _first(r"output carry component has type (\S+?),(?:\s|$)", f.text)
     return loop, component, before, after
 
 
@@ -257,7 +257,7 @@ def _kind(text: str) -> str:
 
 
 def _branch_cause(f: Facts) -> str:
-    m = re.search(r"output of (\w+) has type (\S+) but the corresponding output of (\w+) has type (\S+?),", f.text)
+    m = re.search(r"output of (\w+) has type (\S+) but the corresponding output of (\w+) has type (\S+?),(?:\s|$)", f.text)
     if m:
         return (f"both branches are compiled and must return the same types; `{m.group(1)}` returns "
                 f"{m.group(2)} and `{m.group(3)}` returns {m.group(4)}")
@@ -402,8 +402,8 @@ _TEXT = {
     'contract_sizes': r'got (.+?)\.?$',
     'reshape_from': r'of shape (.[^)]*.) .size',
     'reshape_from_size': r'.size (\d+).',
-    'reshape_to': r'into shape (.[^)]*.)',
-    'reshape_to_size': r'into shape .[^)]*. .size (\d+).',
+    'reshape_to': r'into shape (\([^)]*\)|\d+)',
+    'reshape_to_size': r'into shape (?:\([^)]*\)|\d+) .size (\d+).',
 }
 
 

@@ -1,0 +1,142 @@
+"""What a call on the failing line binds, read with `ast` and the frame's names (for `facts.py`):
+
+- `partials`: `functools.partial(step, decay=rate)` written on the line, or held by a name the line
+  passes, its keywords and the parameters of `step`, in order (read from the function's code object:
+  nothing of the student's runs);
+- `vmapped_keywords`: a function made by `jax.vmap` called with keyword arguments
+  (`warp(images, coords, order=1)`, `jax.vmap(f)(x, scale=2.0)`), the mapped function's parameters,
+  which keyword arguments and which positional ones may be scalars;
+- `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves;
+  `containers_with_functions` and `function_arguments`: the names a call of the line is given that
+  hold a function in a dict, list or tuple, or are one; `own_custom_vjps`: those that are a
+  `jax.custom_vjp` around a Python function.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import types
+
+
+def _parameters(value) -> list[str]:
+    """The positional parameters of a plain Python function, in order ([] for anything else)."""
+    if not isinstance(value, types.FunctionType):
+        return []
+    code = value.__code__
+    return list(code.co_varnames[:code.co_posonlyargcount + code.co_argcount])
+
+
+def _is_vmapped(value) -> bool:
+    """A function `jax.vmap` returned: JAX writes its docstring and keeps the function it maps."""
+    return isinstance(value, types.FunctionType) and isinstance(getattr(value, "__wrapped__", None), types.FunctionType) \
+        and (value.__doc__ or "").startswith("Vectorized version of")
+
+
+def _is_scalar(node, lookup) -> bool | None:
+    """Whether an argument is a number or a 0-d array (None when it cannot be told)."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float, complex, bool))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return isinstance(node.operand.value, (int, float))
+    if isinstance(node, ast.Name):
+        value, found = lookup(node.id)
+        if not found:
+            return None
+        if type(value) in (int, float, complex, bool):
+            return True
+        module = getattr(type(value), "__module__", "") or ""
+        if module.startswith(("numpy", "jax", "jaxlib")) and "Tracer" not in type(value).__name__:
+            ndim = getattr(value, "ndim", None)
+            return ndim == 0 if isinstance(ndim, int) else None
+        return False if isinstance(value, (list, tuple, dict, str)) else None
+    return None
+
+
+def _bound_partial(name: str, value) -> dict | None:
+    """A `functools.partial` object a name of the line holds (made on an earlier line)."""
+    if type(value) is not functools.partial or not value.keywords:
+        return None
+    fn = getattr(value.func, "__name__", "f")
+    return {"fn": fn, "text": f"{name}` (`functools.partial({fn}, ...)`", "made_elsewhere": name,
+            "positional": ["..."] * len(value.args), "keywords": {k: "..." for k in value.keywords},
+            "params": _parameters(value.func)}
+
+
+def _holds_function(value, depth: int = 0) -> bool:
+    """Whether plain containers (dicts, lists, tuples: nothing of the student's is called) hold a
+    function among their entries."""
+    if depth > 4:
+        return False
+    if type(value) in (dict, list, tuple):
+        return any(_holds_function(v, depth + 1) for v in (value.values() if type(value) is dict else value))
+    return depth > 0 and _is_function(value)
+
+
+# The positions where JAX's higher-order functions take a function (a body, a branch, the function to
+# transform): a function there is no mistake.
+_FUNCTION_SLOTS = {"scan": {0}, "fori_loop": {2}, "while_loop": {0, 1}, "cond": {1, 2}, "switch": {1}, "map": {0},
+                   "partial": {0}, "vmap": {0}, "grad": {0}, "value_and_grad": {0}, "jit": {0}, "jacfwd": {0},
+                   "jacrev": {0}, "hessian": {0}, "checkpoint": {0}, "remat": {0}, "custom_jvp": {0},
+                   "custom_vjp": {0}, "odeint": {0}, "pure_callback": {0}, "eval_shape": {0}, "jvp": {0},
+                   "vjp": {0}, "linearize": {0}, "associative_scan": {0}, "reduce": {2}}
+
+
+def _is_own_custom_vjp(value) -> bool:
+    """A `jax.custom_vjp` object around a plain Python function (one the student wrote)."""
+    return type(value).__name__ == "custom_vjp" and (type(value).__module__ or "").startswith("jax") \
+        and isinstance(getattr(value, "fun", None), types.FunctionType)
+
+
+def _is_function(value) -> bool:
+    return isinstance(value, (types.FunctionType, types.BuiltinFunctionType, functools.partial)) \
+        or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp")
+
+
+def about(node: ast.Call, name: str, lookup) -> dict:
+    """Facts of one call (`name` its dotted name; `lookup(name)` -> (value, found) in the frame)."""
+    out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": [], "containers_with_functions": [],
+                 "function_arguments": [], "own_custom_vjps": []}
+    slots = () if isinstance(node.func, ast.Call) else _FUNCTION_SLOTS.get(name.split(".")[-1], ())
+    names = [a.id for i, a in enumerate(node.args) if isinstance(a, ast.Name) and i not in slots]
+    out["containers_with_functions"] = [n for n in names if _holds_function(lookup(n)[0])]
+    out["function_arguments"] = [n for n in names if _is_function(lookup(n)[0])]
+    out["own_custom_vjps"] = [n for n in [a.id for a in node.args if isinstance(a, ast.Name)]
+                              if _is_own_custom_vjp(lookup(n)[0])]
+    if name.split(".")[-1] in ("map", "tree_map") and "tree" in name:       # `jax.tree.map(f, model)`
+        out["trees_with_functions"] = [a.id for a in node.args[1:]
+                                       if isinstance(a, ast.Name) and _holds_function(lookup(a.id)[0])]
+    if name.split(".")[-1] == "partial" and len(node.args) >= 1 and node.keywords:
+        fn = node.args[0]
+        value, found = lookup(fn.id) if isinstance(fn, ast.Name) else (None, False)
+        out["partials"].append({"fn": ast.unparse(fn), "text": ast.unparse(node),
+                                "positional": [ast.unparse(a) for a in node.args[1:]],
+                                "keywords": {k.arg: ast.unparse(k.value) for k in node.keywords if k.arg},
+                                "params": _parameters(value) if found else []})
+    for arg in node.args:                       # `lax.scan(body, ...)` with `body = functools.partial(...)`
+        if isinstance(arg, ast.Name):
+            held = _bound_partial(arg.id, lookup(arg.id)[0])
+            if held:
+                out["partials"].append(held)
+    wrapped, params = "", []
+    if isinstance(node.func, ast.Name) and node.keywords:
+        value, found = lookup(node.func.id)
+        if found and _is_vmapped(value):
+            wrapped, params = value.__wrapped__.__name__, _parameters(value.__wrapped__)
+    elif isinstance(node.func, ast.Call) and node.keywords and node.func.args and \
+            ast.unparse(node.func.func).split(".")[-1] == "vmap":       # `jax.vmap(f, ...)(x, scale=2.0)`
+        mapped = node.func.args[0]
+        wrapped = ast.unparse(mapped)
+        if isinstance(mapped, ast.Name):
+            params = _parameters(lookup(mapped.id)[0])
+        elif isinstance(mapped, ast.Lambda):
+            params = [a.arg for a in mapped.args.posonlyargs + mapped.args.args]
+    if wrapped:
+        keywords = {k.arg: k.value for k in node.keywords if k.arg}
+        out["vmapped_keywords"].append({
+            "fn": ast.unparse(node.func), "wrapped": wrapped, "written": isinstance(node.func, ast.Call),
+            "options": [ast.unparse(k) for k in node.func.keywords] if isinstance(node.func, ast.Call) else [],
+            "args": [ast.unparse(a) for a in node.args], "params": params,
+            "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
+            "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup) is not False],
+            "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
+    return {k: v for k, v in out.items() if v}
