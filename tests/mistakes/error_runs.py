@@ -60,6 +60,11 @@ def load(heldout: bool = False) -> list[ErrorCase]:
     for module in pkgutil.iter_modules([str(Path(__file__).parent)]):   # importing registers the cases
         if module.name == "error_mistakes" or module.name.startswith("heldout_error_mistakes"):
             importlib.import_module(f"{__package__}.{module.name}")
+    names = [c.name for c in ERROR_CASES]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    # one kernel and one grading session define every case by its name: a name used twice would
+    # run one case's function for both
+    assert not twice, f"case names used by two batches: {twice}"
     return [c for c in ERROR_CASES if (batch_of(c) != "sample") == heldout]
 
 
@@ -159,8 +164,9 @@ def run_all(heldout: bool = False, limits=None, where=("kernel", "grader"), case
     cases = load(heldout) if cases is None else cases
     told = [Told(c) for c in cases]
     if "kernel" in where:
-        for t, text in zip(told, run_in_kernel(cases).values()):
-            t.kernel = text
+        shown = run_in_kernel(cases)
+        for t in told:
+            t.kernel = shown[t.case.name]
     if "grader" in where:
         from autograder.sandbox.process import Limits
         said = run_in_grader(cases, limits or Limits(cell_timeout=60, check_timeout=60, startup_timeout=120))

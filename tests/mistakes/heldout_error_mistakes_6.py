@@ -266,7 +266,7 @@ def ticks_until(limit):
             line="return jax.tree.map(lambda lr, p: p - lr * p, 0.05, params)",
             fixed="return jax.tree.map(lambda p: p - 0.05 * p, params)",
             args=lambda: ({'w': jnp.ones((2, 2)), 'b': jnp.zeros(2)},))
-def decayed_params(params):
+def decayed_leaves(params):
     return jax.tree.map(lambda lr, p: p - lr * p, 0.05, params)
 
 
