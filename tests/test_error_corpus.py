@@ -54,6 +54,12 @@ def _report(told, where):
 REVIEWED_ALTERNATIVES = {
     "xent_directional_derivative": "reverse mode (`jax.grad(f)(x) @ v`) or a custom_jvp rule both work; "
                                    "the maintainers dropped the custom_vjp",
+    # batch 6, read after its first run
+    "brightest_pixel": "`jnp.where(g == jnp.max(g), size=1)` runs under jit and gives the brightest pixel's "
+                       "indices; the maintainers used `argmax` with `unravel_index`",
+    "batch_of_sequences": "'pad them to one shape first' is the maintainers' fix (`jnp.pad` to the longest); "
+                          "the category's pattern wants the words 'same length'",
+    "permuted_positions": "`jnp.arange(6)[i]` runs under jit; the maintainers wrote `lax.iota`, the same array",
 }
 
 
@@ -69,6 +75,18 @@ def test_kernel_and_grader_tell_the_fix(told, batch):
     rates = error_runs.rates(mine)
     assert rates["kernel"] >= 0.9, _report(mine, "kernel")
     assert rates["grader"] >= 0.9, _report(mine, "grader")
+    for where in ("kernel", "grader"):
+        wrong = [t for t in mine if t.verdict(where) == "wrong" and t.case.name not in REVIEWED_ALTERNATIVES]
+        assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
+
+
+def test_the_sixth_batch_gets_no_wrong_fix(told):
+    """Batch 6 was written blind to the rules after batch 5's; its first run told 13 of 44, with 11 wrong
+    fixes (docs/STUDENTS.md), before and after the rules written for batch 5. The 90% bar is not claimed
+    for it; what the rules say about it must not be a wrong fix: every `fix:` line that is not the
+    maintainers' fix is a guess, or a working alternative read by hand."""
+    mine = [t for t in told if error_runs.batch_of(t.case) == "heldout_6"]
+    assert len(mine) >= 40
     for where in ("kernel", "grader"):
         wrong = [t for t in mine if t.verdict(where) == "wrong" and t.case.name not in REVIEWED_ALTERNATIVES]
         assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)

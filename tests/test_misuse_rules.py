@@ -122,3 +122,57 @@ def test_the_tracer_constant_rule_reads_its_message_and_only_guesses():
             "text": "No constant handler for type: <class 'jax._src.interpreters.partial_eval.DynamicJaxprTracer'>"}
     assert match(desc).name == "tracer-constant"
     assert explain(desc)[1].startswith("a guess, not tried on your values: ")
+
+
+def test_bool_of_a_traced_value_is_told_to_stay_an_array():
+    lives = jnp.array([2, 0, 1])
+    rule, text = _rule(lambda: jax.jit(lambda lv: bool(jnp.sum(lv <= 0) > 0))(lives))
+    assert rule == "bool-call" and "drop `bool()`" in text, (rule, text)
+    assert _rule(lambda: jax.jit(lambda lv: jnp.sum(lv <= 0) > 0)(lives))[0] is None
+
+
+def test_fixes_that_depend_on_code_the_rule_cannot_see_are_offered_as_guesses():
+    """A menu of constructs for a truth asked for where the rule cannot name the construct, and
+    `static_argnames` for an argument that is an array (a key): possibilities, not instructions. For a
+    Python int that sets a size (known to the jit check, which made the call), static is an
+    instruction: it works."""
+    rule, text = _rule(lambda: jax.jit(lambda v: jnp.compress(v > 0, v))(x3))
+    assert "fix: a guess, not tried on your values: " in text, (rule, text)
+
+    def draw(key):
+        n = jax.random.poisson(key, 3.0)
+        return jax.random.randint(key, (n,), 0, 5)
+    rule, text = _rule(lambda: jax.jit(draw)(jax.random.key(2)))
+    assert "static_argnames='key'" not in text or "a guess, not tried on your values: " in text, (rule, text)
+    from autograder import check
+
+    def first(arr, kk):
+        return jnp.sum(lax.dynamic_slice(arr, (0,), (kk,)))
+    with pytest.raises(AssertionError) as told:      # the check knows `kk` is given a Python int
+        check.assert_jittable(first, x3, 2)
+    assert "static_argnames='kk'" in str(told.value), str(told.value)
+    assert "a guess, not tried on your values: if it sets" not in str(told.value), str(told.value)
+
+
+def _nondiff_mask(declared):
+    def apply(arr, m):
+        return arr * m
+    if declared:
+        masked = jax.custom_jvp(apply, nondiff_argnums=(1,))
+        masked.defjvp(lambda m, primals, tangents: jax.jvp(lambda a: a * m, primals, tangents))
+    else:
+        masked = jax.custom_jvp(apply)
+        masked.defjvp(lambda primals, tangents: (apply(*primals), tangents[0] * primals[1]))
+
+    def loss(v, m):
+        carry, _ = lax.scan(lambda c, _: ((masked(*c), c[1]), None), (v, m), None, length=2)
+        return carry[0].sum()
+    return lambda: jax.grad(loss)(jnp.ones(3), jnp.array([1.0, 0.0, 1.0]))
+
+
+def test_a_tracer_leaked_through_nondiff_argnums_is_told_as_such():
+    """JAX's message says only that a tracer escaped; the custom rule called on the line, read from the
+    student's frame, says which `nondiff_argnums` took a traced array."""
+    rule, text = _rule(_nondiff_mask(True))
+    assert rule == "nondiff-tracer" and "`masked`" in text and "remove the array from `nondiff_argnums`" in text, text
+    _nondiff_mask(False)()        # the fixed rule runs

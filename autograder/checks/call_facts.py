@@ -117,6 +117,12 @@ def about(node: ast.Call, name: str, lookup) -> dict:
             held = _bound_partial(arg.id, lookup(arg.id)[0])
             if held:
                 out["partials"].append(held)
+    if isinstance(node.func, ast.Name):         # `masked(x, m)`, `masked` a custom rule with nondiff_argnums
+        rule = lookup(node.func.id)[0]
+        if type(rule).__name__ in ("custom_jvp", "custom_vjp") and type(rule).__module__.startswith("jax") \
+                and getattr(rule, "nondiff_argnums", ()):
+            out["nondiff_rules"] = [{"name": node.func.id, "kind": type(rule).__name__,
+                                     "nondiff_argnums": [int(i) for i in rule.nondiff_argnums]}]
     wrapped, params = "", []
     if isinstance(node.func, ast.Name) and node.keywords:
         value, found = lookup(node.func.id)

@@ -39,12 +39,11 @@ _LOOPS = ("lax.scan", "jax.lax.scan", "lax.map", "jax.lax.map")
 
 
 def _g(f: Facts, key: str, group: int = 1, default: str = "") -> str:
-    m = re.search(_P[key], f.text, re.M | re.S)
-    return m.group(group) if m else default
+    return f.group(_P[key], group, default)
 
 
 def _source(f: Facts) -> str:
-    return f.stmt.get("at_line", "")
+    return f.source
 
 
 _KINDS = {"function": "a Python function", "PjitFunction": "a jitted function, as `jnp` functions are",

@@ -26,6 +26,16 @@ class Facts:
     def says(self, pattern: str) -> bool:
         return re.search(pattern, self.text) is not None
 
+    def group(self, pattern: str, group: int = 1, default: str = "") -> str:
+        """A group of `pattern` in JAX's message (multi-line), or `default`."""
+        m = re.search(pattern, self.text, re.M | re.S)
+        return m.group(group) if m else default
+
+    @property
+    def source(self) -> str:
+        """The failing line as the student wrote it."""
+        return self.stmt.get("at_line", "")
+
     def calls(self, *prefixes) -> list:
         return [c for c in self.stmt.get("calls", []) if c.startswith(prefixes) or c in prefixes]
 

@@ -15,6 +15,7 @@ from typing import Callable
 
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
+from .trial_texts import guess
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -22,7 +23,9 @@ from .wiring_rules import BRANCH_RULES, WIRING_RULES
 
 # ---------------------------------------------------------------- the rule table
 def _static_fix(f: Facts, what="it sets a size") -> str:
-    return f"if {what}, make it static: `jax.jit({f.fn}, static_argnames='{f.arg}')`"
+    """Static only works for a hashable Python value: for an array argument (data, a key) it is a guess."""
+    text = f"if {what}, make it static: `jax.jit({f.fn}, static_argnames='{f.arg}')`"
+    return text if f.arg_is_python_scalar else guess(text)
 
 
 _SIZE_ERRORS = (r"Shapes must be 1D sequences|concrete value|abstract tracer|not hashable|"
@@ -134,10 +137,17 @@ RULES: list[Rule] = [
     *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
     *USAGE_RULES,
-    Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError") and f.says(r"nondiff_argnums"),
-         "a traced value (an array argument) was declared in `nondiff_argnums` of a custom derivative rule",
-         "remove the array from `nondiff_argnums` (only hashable, non-array values belong there) and keep it a "
-         "differentiable argument; return a zero (or `None`) cotangent for it from `bwd`"),
+    Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError")
+         and (f.says(r"nondiff_argnums") or bool(f.stmt.get("nondiff_rules"))),
+         lambda f: (lambda r: f"a traced value (an array argument) was declared in `nondiff_argnums` of a custom "
+                    f"derivative rule" + (f": `{r['name']}` (a `{r['kind']}`) declares argument(s) "
+                                          f"{r['nondiff_argnums']} non-differentiable, and the line gives it traced "
+                                          f"values" if r else ""))((f.stmt.get("nondiff_rules") or [None])[0]),
+         lambda f: "remove the array from `nondiff_argnums` (only hashable, non-array values belong there) and keep "
+                   "it a differentiable argument; " + (
+                       "give it a tangent in the jvp rule (zeros: it is not differentiated)"
+                       if (f.stmt.get("nondiff_rules") or [{}])[0].get("kind") == "custom_jvp" else
+                       "return a zero (or `None`) cotangent for it from `bwd`")),
     Rule("leaked-tracer", lambda f: f.is_("UnexpectedTracerError"),
          lambda f: ("a traced value escaped its trace: "
                     + (f"`{f.desc['where']['function']}` stores it outside the function "
@@ -170,6 +180,11 @@ RULES: list[Rule] = [
          "Python `and`/`or`/`not` call `bool()` on a traced value, whose truth is unknown while tracing",
          "combine traced conditions with `jnp.logical_and`/`jnp.logical_or`/`jnp.logical_not` (or "
          "`&`, `|`, `~`), then branch with `jnp.where(cond, a, b)` or `lax.cond`"),
+    Rule("bool-call", lambda f: f.is_("TracerBoolConversionError") and "bool" in f.stmt.get("calls", [])
+         and f.kind not in ("if", "while", "assert") and not f.stmt.get("bool_ops"),
+         "`bool()` of a traced value needs its truth, which is unknown while tracing",
+         "keep it an array: drop `bool()` (a comparison already gives a boolean array; `.astype(bool)` "
+         "sets the dtype), and turn it into a Python `bool` outside the jitted function"),
     Rule("static-control", lambda f: f.is_("TracerBoolConversionError") and not _is_size_error(f)
          and f.arg and f.arg_is_python_scalar,
          lambda f: f"`{f.arg}` is a jit argument, so it is traced, and a Python `{f.kind if f.kind in ('if', 'while') else 'if'}` "
@@ -180,8 +195,8 @@ RULES: list[Rule] = [
          lambda f: ("Python `if` on a traced value: its truth is unknown while tracing" if f.kind == "if" else
                     "Python `if`/`while`/`and`/`or`/`assert` on a traced value: its truth is unknown while tracing"),
          lambda f: ("branch with `jnp.where(pred, a, b)` (elementwise) or `lax.cond(pred, true_fn, false_fn, x)`"
-                    if f.kind == "if" else
-                    "branch with `jnp.where` (elementwise) or `lax.cond` / `lax.switch`; loop with `lax.while_loop`")),
+                    if f.kind == "if" else   # the construct is not known: a menu, offered as a guess
+                    guess("branch with `jnp.where` (elementwise) or `lax.cond` / `lax.switch`; loop with `lax.while_loop`"))),
     Rule("boolean-mask", lambda f: f.is_("NonConcreteBooleanIndexError"),
          "boolean-mask indexing (`x[mask]` or `x.at[mask]`): the result's shape depends on the values",
          "keep the shape static: `jnp.where(mask, new, x)` instead of indexing with the mask"),
@@ -237,7 +252,7 @@ RULES: list[Rule] = [
                       if f.arg and f.arg_is_python_scalar else "")),
     Rule("arange-size", lambda f: f.is_("ConcretizationTypeError") and f.says(r"arange"),
          "a traced value used as a shape or size",
-         "make that argument static (`static_argnums`) or keep shapes fixed and mask instead"),
+         guess("make that argument static (`static_argnums`) or keep shapes fixed and mask instead")),
     Rule("shape-size", lambda f: f.is_("TypeError") and not f.is_(*_TRACER_ERRORS) and f.says(r"Shapes must be 1D sequences of concrete values|concrete value|abstract tracer"),
          "a traced value used as a shape (`jnp.zeros(n)`, `jnp.full((n,), v)`, `reshape(n)`)",
          "mark the size argument static: `jax.jit(f, static_argnums=...)`"),

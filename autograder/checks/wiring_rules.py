@@ -25,12 +25,11 @@ _BRANCHES = ("lax.cond", "jax.lax.cond", "lax.switch", "jax.lax.switch")
 
 
 def _g(f: Facts, key: str, group: int = 1, default: str = "") -> str:
-    m = re.search(_P[key], f.text, re.M | re.S)
-    return m.group(group) if m else default
+    return f.group(_P[key], group, default)
 
 
 def _source(f: Facts) -> str:
-    return f.stmt.get("at_line", "")
+    return f.source
 
 
 # ---------------------------------------------------------------- functools.partial and the caller's values
