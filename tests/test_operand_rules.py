@@ -10,7 +10,7 @@ import jax.numpy as jnp
 import pytest
 from jax import lax
 
-from test_usage_rules import _rule  # the same reading of a case: (rule name, explanation)
+from test_usage_rules import _rule, fires_with  # the same reading of a case: (rule name, explanation)
 from autograder.checks.trial_texts import GUESS, TRACES
 
 x3 = jnp.array([0.5, 1.5, 2.5])
@@ -131,10 +131,7 @@ def test_every_operand_and_wiring_rule_has_a_case():
 @pytest.mark.parametrize("name", list(CASES))
 def test_rule_fires_with_its_evidence_and_not_on_the_fixed_code(name):
     fire, words, near = CASES[name]
-    rule, text = _rule(fire)
-    assert rule == name, (rule, text)
-    for word in words:
-        assert word in text, f"{word!r} not in:\n{text}"
+    text = fires_with(name, fire, words)
     assert _rule(near)[0] != name
     near()                                          # the fixed code runs
 

@@ -30,6 +30,15 @@ def _rule(fn):
     return (rule.name if rule else None), (diagnose.explanation_block(exc) or "")
 
 
+def fires_with(name, fire, words) -> str:
+    """The explanation of `fire`'s error, asserted to come from rule `name` and to name `words`."""
+    rule, text = _rule(fire)
+    assert rule == name, (rule, text)
+    for word in words:
+        assert word in text, f"{word!r} not in:\n{text}"
+    return text
+
+
 def _bwd(bwd, n_inputs=2):
     @jax.custom_vjp
     def f(*xs):
@@ -207,10 +216,7 @@ def test_every_usage_rule_has_a_case():
 @pytest.mark.parametrize("name", list(CASES))
 def test_rule_fires_with_its_evidence_and_not_on_the_near_miss(name):
     fire, words, near = CASES[name]
-    rule, text = _rule(fire)
-    assert rule == name, (rule, text)
-    for word in words:
-        assert word in text, f"{word!r} not in:\n{text}"
+    text = fires_with(name, fire, words)
     assert text.startswith("cause: ") and "\nfix: " in text
     assert _rule(near)[0] != name
 
