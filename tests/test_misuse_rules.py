@@ -173,3 +173,24 @@ def test_a_tracer_leaked_through_nondiff_argnums_is_told_as_such():
     rule, text = _rule(_nondiff_mask(True))
     assert rule == "nondiff-tracer" and "`masked`" in text and "remove the array from `nondiff_argnums`" in text, text
     _nondiff_mask(False)()        # the fixed rule runs
+
+
+def test_a_look_alike_custom_rule_cannot_break_the_explanation():
+    """The frame is the student's: an object named like JAX's custom rule whose `nondiff_argnums`
+    raises or lies gives no `nondiff_rules` fact and never an error of ours."""
+    class custom_jvp:                         # noqa: N801 (a look-alike of JAX's class)
+        __module__ = "jax.fake"
+
+        @property
+        def nondiff_argnums(self):
+            raise RuntimeError("boom")
+
+        def __call__(self, v, m):
+            return v * m
+    masked = custom_jvp()
+
+    def loss(v, m):
+        carry, _ = lax.scan(lambda c, _: ((masked(*c), c[1]), None), (v, m), None, length=2)
+        return carry[0].sum()
+    rule, text = _rule(lambda: jax.jit(lambda v: bool(loss(v, v)))(x3))
+    assert rule != "nondiff-tracer" and "boom" not in text, (rule, text)
