@@ -37,6 +37,7 @@ def _parser():
                    help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     options.add_limit_options(g)
     options.add_compile_cache_option(g, None)
+    options.add_reference_timeouts_option(g)
     options.add_grader_processes_option(g)
     g.add_argument("--quiet", action="store_true", help="no score table")
     c = sub.add_parser("check", help="run a notebook's visible tests, as the grader will (for students)")

@@ -29,6 +29,7 @@ def add_subcommands(sub):
         "cell_timeout": "seconds per solution cell (default: Execute.timeout of nbgrader_config.py)",
         "check_timeout": "seconds per call of a student function (default: as --cell-timeout)"})
     options.add_compile_cache_option(a, True)
+    options.add_reference_timeouts_option(a)
     options.add_grader_processes_option(a)
     f = sub.add_parser("feedback", help="write feedback/<student>/<assignment>/<assignment>.html (no hidden tests)")
     f.add_argument("assignment")

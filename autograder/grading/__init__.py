@@ -7,6 +7,7 @@
 - `grade`         one notebook, or a batch in parallel
 - `processes`     a batch over several grader processes (`--grader-processes`)
 - `batch_cache`   a batch's compile cache, built from the references by a worker of its own
+- `timeouts`      each cell's timeout in a batch, from what the reference cost the builder
 - `results`       scores and the contract's JSON
 - `hidden`        the message of a failure on a hidden test: the grader's words only
 - `timing`        performance checks, in a timing worker of their own

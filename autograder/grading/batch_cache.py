@@ -29,7 +29,7 @@ from ..sandbox import compile_cache
 from ..sandbox.host import sweep_orphaned_scratch
 from ..sandbox.inside import is_within
 from ..sandbox.process import Limits, WorkerDied
-from . import timing
+from . import timeouts, timing
 
 
 FOLDER_PREFIX = "batch-"
@@ -50,6 +50,7 @@ class Built:
     bytes: int = 0
     seconds: float = 0.0
     error: str = ""
+    reference_seconds: dict = dataclasses.field(default_factory=dict)   # per cell, as the builder measured them
 
 
 class BatchCache:
@@ -80,7 +81,8 @@ class BatchCache:
                 lock.release()
         built = self.built.get(spec.name) or Built()
         return dataclasses.replace(self.limits, compile_cache=True, compile_cache_folder=built.folder,
-                                   compile_cache_digest=built.digest)
+                                   compile_cache_digest=built.digest,
+                                   cell_timeouts=timeouts.derive(built.reference_seconds) or None)
 
     def _folder(self, name: str) -> str | None:
         """A fresh folder for `name`'s entries, or None where workers could not be given it safely
@@ -109,8 +111,10 @@ class BatchCache:
                 return Built(error=f"{self.root} lies inside a path hidden from workers")
             session = GradingSession(spec, solutions, builder, hide=self.hide)
             try:
-                session.grade()
+                result = session.grade()
                 reply = session.compile_cache_reply(entries=True)
+                measured = {**session.exec_seconds, **{c.name: c.seconds for e in result.exercises.values()
+                                                       for c in e.checks if c.passed}}
             finally:
                 session.close()
             if not reply or not isinstance(reply.get("keys"), list):
@@ -121,7 +125,7 @@ class BatchCache:
             return Built(error=f"{type(exc).__name__}: {exc}")
         return Built(folder=folder, digest=digest, entries=len(entries),
                      bytes=sum(len(b) for b in entries.values()),
-                     seconds=round(time.perf_counter() - started, 2))
+                     seconds=round(time.perf_counter() - started, 2), reference_seconds=measured)
 
     def record(self, stats: dict | None):
         """Add one worker's lookup counts (its reply to `compile_cache`) to the batch's."""

@@ -65,6 +65,15 @@ def add_compile_cache_option(p, batch: bool | None, own_only: bool = False):
                    help=f"{what} (verdicts are the same either way; default: {default})")
 
 
+def add_reference_timeouts_option(p):
+    """`--reference-timeouts` / `--no-reference-timeouts` (grading/timeouts.py)."""
+    p.add_argument("--reference-timeouts", action=argparse.BooleanOptionalAction, default=True,
+                   help="in a batch with a compile cache, give each cell a timeout of its own from what the "
+                        "reference costs there (at least a few seconds, never more than the configured "
+                        "timeout), so that a hung call does not wait the whole configured timeout "
+                        "(default: on; --no-reference-timeouts gives every cell the configured timeout)")
+
+
 def add_grader_processes_option(p):
     """`--grader-processes P` (default: one per 4 notebooks graded at once)."""
     p.add_argument("--grader-processes", type=int, default=None, metavar="P",
@@ -81,7 +90,7 @@ def compile_cache_wanted(args, batch: bool) -> bool:
 def limits_from(args, **overrides) -> Limits:
     """The `Limits` of parsed `args` (the options it has; the defaults for the others)."""
     fields = ("cell_timeout", "check_timeout", "memory_mb", "output_bytes", "disk_mb", "isolation",
-              "memory_limit", "devices_per_worker")
+              "memory_limit", "devices_per_worker", "reference_timeouts")
     given = {name: getattr(args, name) for name in fields if getattr(args, name, None) is not None}
     return Limits(**{**given, **overrides})
 

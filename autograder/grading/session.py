@@ -45,7 +45,7 @@ from ..course.layout import Assignment
 from ..course.notebook import Cell, hidden_lines
 from ..sandbox.process import ForgedReply, Limits, WorkerDied
 from ..sandbox.wire import dumps_request
-from . import hidden, timing
+from . import hidden, timeouts, timing
 from .remote import (TAINTED_VIOLATION, HiddenRegionReached, RemoteObject, StudentCodeError,  # noqa: F401
                      rebuild_exception)
 from .results import CheckResult, ExerciseResult, NotebookResult
@@ -78,6 +78,8 @@ class GradingSession:
         self.exported = exported_names(assignment.cells)   # the only names test cells may call
         self.bound: dict[str, str] = {}     # exported callable name -> exercise whose cell bound it
         self.current_exercise: str | None = None
+        self.current_cell: str | None = None    # the grade_id of the test cell running
+        self.exec_seconds: dict[str, float] = {}   # solution cell -> seconds it took (the builder's `timeouts`)
         self.namespace: dict | None = None
         self.timing = None                  # the worker of the performance checks (timing.py)
         self.timing_excluded: set[str] = set()
@@ -133,8 +135,10 @@ class GradingSession:
                     continue
                 state = self.exercises[exercise]
                 try:
-                    reply = self._request({"op": "exec", "grade_id": exercise,
-                                           "source": self.solutions[exercise]}, self.limits.cell_timeout)
+                    t0 = time.perf_counter()
+                    reply = self._request({"op": "exec", "grade_id": exercise, "source": self.solutions[exercise]},
+                                          timeouts.exec_timeout(self.limits, exercise))
+                    self.exec_seconds[exercise] = time.perf_counter() - t0
                 except ForgedReply as forged:
                     self._poisoned(exercise, "", [f"student code {forged.reason}"])
                     break
@@ -226,7 +230,7 @@ class GradingSession:
                 raise HiddenRegionReached()
             self.tainted = True
         try:
-            reply = self._request(req, self.limits.check_timeout)
+            reply = self._request(req, timeouts.call_timeout(self.limits, self.current_cell))
         except ForgedReply as forged:
             owner = self._owner(obj) or self.current_exercise
             if owner:
@@ -320,9 +324,10 @@ class GradingSession:
         except RuntimeError as exc:
             result.message = f"[grader] {exc}"
             return result
+        started = time.perf_counter()      # the cell's own time, not the worker's start (timeouts.py)
         if state is not None and (state.failure or state.integrity):
             return self.run_test_cell(cell)
-        self.current_exercise = cell.exercise
+        self.current_exercise, self.current_cell = cell.exercise, cell.grade_id
         self._cell_file, self._cell_hidden = f"<test {cell.grade_id}>", hidden_lines(cell.source)
         raised = None
         try:
@@ -350,7 +355,7 @@ class GradingSession:
         finally:
             tainted = self.tainted
             self._sync(cell.exercise)
-            self.current_exercise = None
+            self.current_exercise = self.current_cell = None
         if raised is not None and result.line in self._cell_hidden:
             result.message = hidden.message(cell.grade_id, raised)   # nothing the student's code produced
         elif raised is not None and tainted:

@@ -54,8 +54,7 @@ from . import compile_cache, devices, memlimit, procs
 from .host import UidLease, make_scratch
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
 
-# Protections that `Limits.bench_without` may switch off (benchmarks/sandbox_overhead.py only).
-PROTECTIONS = ("network", "disk", "lifetime", "seccomp")
+PROTECTIONS = ("network", "disk", "lifetime", "seccomp")   # what `Limits.bench_without` may switch off
 
 
 @dataclass
@@ -74,8 +73,9 @@ class Limits:
     compile_cache: bool = False     # the grader's compile cache (compile_cache.py); for a batch,
     compile_cache_folder: str = ""  # the folder of the references' compiles
     compile_cache_digest: str = ""  # and its manifest's digest (grading/batch_cache.py)
-    # For benchmarks/sandbox_overhead.py only: protections (of PROTECTIONS) left off, to time what
-    # each one costs. Set by the grader's own caller; nothing a student controls reaches it.
+    reference_timeouts: bool = True  # shorter timeouts per cell from what the references cost,
+    cell_timeouts: dict | None = None  # {grade_id: seconds} as the batch's builder measured (grading/timeouts.py)
+    # benchmarks/sandbox_overhead.py only (set by the grader's caller): PROTECTIONS left off, to time each
     bench_without: tuple = ()
 
 
