@@ -1,0 +1,292 @@
+"""A seventh held-out batch of JAX errors outside jit, written by a helper session that never opened the
+rules under `autograder/` nor any message the course prints, so that the first run of this batch
+measures how the course's explanations carry over to mistakes they were not fitted on.
+
+How the cases were made: each function is reduced from one public thread (a JAX issue or pull request,
+or an issue or pull request of a project built on JAX: NumPyro, envpool, genjax, jax-md, BrainPy,
+jax-cfd, ...) that none of `error_mistakes.py`, `heldout_error_mistakes.py` ...
+`heldout_error_mistakes_6.py` (nor the jit and retrace corpora) cites. The code is new (names and
+numbers differ from the thread), the mistake is the thread's. Called eagerly on `args()` with the
+pinned jax (0.10.2), each function raises `raises` at `line`, the innermost line of the function itself
+(jit, vmap, grad, pmap, checkpoint and the lax loops may run inside it); `fixed` is that line as the
+thread's maintainers, accepted answer or merged fix wrote it, and the function runs once it is swapped
+in. Functions use only the module-level names `jax`, `jnp`, `lax`, `np`, `functools`, `NamedTuple`
+and `dataclasses`; `args()` returns plain data.
+
+Where the fix belongs to a piece the student defined earlier (a pytree registration, a loop body), JAX
+raises at the call that uses it, so `fixed` rebuilds the corrected piece and calls again on one line.
+
+What the batch leans on: APIs that were removed or renamed (`jax.tree_map`, `jax.ops.index_update`,
+`jnp.DeviceArray`, `host_callback`), the calling conventions of `jax.jvp` (tuples of primals and
+tangents of the primals' shape) and of forward mode on a `custom_vjp` function, `in_axes`/`out_axes`
+that do not fit the call (a list for `pmap`, keyword arguments, a scalar keyword, an unbatched output
+spec, a collective with no `axis_name`), Python control flow inside `jax.checkpoint`, shapes built from
+traced values (`one_hot`, `zeros`, a `reshape` target made an array), loop bounds of unequal dtypes and
+carries that are not the tuple the body unpacks, custom pytrees that are not registered or whose
+flatten rule does not return a pair, keys left out of `split`, and NumPy or builtins applied to traced
+values or lists.
+"""
+from __future__ import annotations
+
+import dataclasses  # noqa: F401  (a name the cases may use)
+import functools  # noqa: F401  (a name the cases may use)
+from typing import NamedTuple  # noqa: F401  (a name the cases may use)
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .corpus import error_case
+
+
+# ====================================================================== vmap
+@error_case(family="vmap", fix="vmap-axis-name", raises="NameError",
+            source="https://github.com/jax-ml/jax/issues/3120",
+            line="return jax.vmap(lambda v: v / lax.psum(v, 'batch'))(x)",
+            fixed="return jax.vmap(lambda v: v / lax.psum(v, 'batch'), axis_name='batch')(x)",
+            args=lambda: (jnp.array([1.0, 3.0, 4.0]),))
+def normalized_shares(x):
+    return jax.vmap(lambda v: v / lax.psum(v, 'batch'))(x)
+
+
+@error_case(family="vmap", fix="in-axes-tuple", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/13214",
+            line="return jax.pmap(lambda o, r: r + o, in_axes=[None, 0])(offset, rows)",
+            fixed="return jax.pmap(lambda o, r: r + o, in_axes=(None, 0))(offset, rows)",
+            args=lambda: (1.5, jnp.arange(3.0).reshape(1, 3)))
+def offset_rows(offset, rows):
+    return jax.pmap(lambda o, r: r + o, in_axes=[None, 0])(offset, rows)
+
+
+@error_case(family="vmap", fix="vmap-kwargs-positional", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/9797",
+            line="return jax.vmap(lambda bias, cols: cols + bias, in_axes=(None, 1))(bias=bias, cols=table)",
+            fixed="return jax.vmap(lambda bias, cols: cols + bias, in_axes=(None, 1))(bias, table)",
+            args=lambda: (jnp.array([0.5]), jnp.arange(6.0).reshape(2, 3)))
+def shifted_columns(bias, table):
+    return jax.vmap(lambda bias, cols: cols + bias, in_axes=(None, 1))(bias=bias, cols=table)
+
+
+@error_case(family="vmap", fix="vmap-out-axes", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/21559",
+            line="return jax.vmap(lambda v: (v, 2.0 * v), out_axes=(0, None))(x)",
+            fixed="return jax.vmap(lambda v: (v, 2.0 * v), out_axes=(0, 0))(x)",
+            args=lambda: (jnp.arange(4.0),))
+def pair_and_scale(x):
+    return jax.vmap(lambda v: (v, 2.0 * v), out_axes=(0, None))(x)
+
+
+@error_case(family="vmap", fix="vmap-in-axes-none", raises="ValueError",
+            source="https://github.com/jax-md/jax-md/pull/31",
+            line="return jax.vmap(lambda r, box: jnp.mod(r, box))(positions, box=box_size)",
+            fixed="return jax.vmap(lambda r, box: jnp.mod(r, box), in_axes=(0, None))(positions, box_size)",
+            args=lambda: (jnp.array([[1.0, 12.5], [-3.0, 4.0]]), 10.0))
+def wrapped_positions(positions, box_size):
+    return jax.vmap(lambda r, box: jnp.mod(r, box))(positions, box=box_size)
+
+
+# ====================================================================== grad
+@error_case(family="grad", fix="static-arg", raises="TracerBoolConversionError",
+            source="https://github.com/jax-ml/jax/pull/24516",
+            line="block = jax.checkpoint(lambda v, skip: v + jnp.tanh(v) if skip else jnp.tanh(v))",
+            fixed="block = jax.checkpoint(lambda v, skip: v + jnp.tanh(v) if skip else jnp.tanh(v), static_argnums=(1,))",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]), True))
+def residual_block_slope(x, use_skip):
+    block = jax.checkpoint(lambda v, skip: v + jnp.tanh(v) if skip else jnp.tanh(v))
+    return jax.grad(lambda v: jnp.sum(block(v, use_skip)))(x)
+
+
+@error_case(family="grad", fix="tangent-like-primal", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/5226",
+            line="return jax.jvp(lambda v: 2.0 * v[:-1], (x,), (tangent,))[1]",
+            fixed="return jax.jvp(lambda v: 2.0 * v[:-1], (x,), (jnp.ones_like(x),))[1]",
+            args=lambda: (jnp.arange(5.0),))
+def directional_change(x):
+    tangent = jnp.ones(2 * x.shape[0])
+    return jax.jvp(lambda v: 2.0 * v[:-1], (x,), (tangent,))[1]
+
+
+@error_case(family="grad", fix="jvp-tuples", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/1777",
+            line="return jax.jvp(lambda v: jnp.sum(jnp.sin(v)), x, direction)[1]",
+            fixed="return jax.jvp(lambda v: jnp.sum(jnp.sin(v)), (x,), (direction,))[1]",
+            args=lambda: (jnp.array([0.0, 0.5, 1.0]), jnp.array([1.0, 0.0, -1.0])))
+def sine_directional_derivative(x, direction):
+    return jax.jvp(lambda v: jnp.sum(jnp.sin(v)), x, direction)[1]
+
+
+@error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/pyro-ppl/numpyro/issues/570",
+            line="row = np.array([[t[0], t[1], 0.5 * t[0]]])",
+            fixed="row = jnp.array([[t[0], t[1], 0.5 * t[0]]])",
+            args=lambda: (jnp.array([0.4, -1.2]),))
+def log_density_slope(theta):
+    def log_density(t):
+        row = np.array([[t[0], t[1], 0.5 * t[0]]])
+        return -0.5 * jnp.sum(row ** 2)
+    return jax.grad(log_density)(theta)
+
+
+# ====================================================================== loops
+@error_case(family="loops", fix="loop-int-bounds", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/13494",
+            line="return lax.fori_loop(0, n_steps, lambda i, v: v / 2.0, x)",
+            fixed="return lax.fori_loop(0, int(n_steps), lambda i, v: v / 2.0, x)",
+            args=lambda: (8.0, jnp.uint8(3)))
+def repeated_halving(x, n_steps):
+    return lax.fori_loop(0, n_steps, lambda i, v: v / 2.0, x)
+
+
+@error_case(family="loops", fix="carry-tuple", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/8605",
+            line="return lax.scan(lambda s, y: (lambda lvl, tr: ((lvl + a * (y - lvl - tr) + tr, tr + b * (y - lvl - tr)), lvl + tr))(*s), series[0], series)[1]",
+            fixed="return lax.scan(lambda s, y: (lambda lvl, tr: ((lvl + a * (y - lvl - tr) + tr, tr + b * (y - lvl - tr)), lvl + tr))(*s), (series[0], 0.0), series)[1]",
+            args=lambda: (jnp.array([4.0, 5.0, 4.5, 6.0, 6.5]), 0.3, 0.1))
+def holt_smoothing(series, a, b):
+    return lax.scan(lambda s, y: (lambda lvl, tr: ((lvl + a * (y - lvl - tr) + tr, tr + b * (y - lvl - tr)), lvl + tr))(*s), series[0], series)[1]
+
+
+# ====================================================================== pytrees
+@error_case(family="pytrees", fix="flatten-pair", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/16119",
+            line="return jnp.sum(jax.tree.leaves(Particles(masses))[0])",
+            fixed="flatten = lambda p: ((p.mass,), None); return jnp.sum(jax.tree.leaves(Particles(masses))[0])",
+            args=lambda: (jnp.array([1.0, 2.5, 0.5]),))
+def total_mass(masses):
+    class Particles:
+        def __init__(self, mass):
+            self.mass = mass
+    flatten = lambda p: [p.mass]  # noqa: E731
+    jax.tree_util.register_pytree_node(Particles, lambda p: flatten(p), lambda _, c: Particles(*c))
+    return jnp.sum(jax.tree.leaves(Particles(masses))[0])
+
+
+@error_case(family="pytrees", fix="register-pytree", raises="TypeError",
+            source="https://github.com/sail-sg/envpool/issues/246",
+            line="return lax.fori_loop(0, 3, lambda i, fr: Frame(0.9 * fr.pixels), Frame(pixels)).pixels",
+            fixed="return lax.fori_loop(0, 3, lambda i, fr: Frame(0.9 * fr.pixels), jax.tree_util.register_dataclass(Frame, data_fields=['pixels'], meta_fields=[]) and Frame(pixels)).pixels",
+            args=lambda: (jnp.ones((2, 2)),))
+def rollout_frames(pixels):
+    class Frame:
+        def __init__(self, pixels):
+            self.pixels = pixels
+    return lax.fori_loop(0, 3, lambda i, fr: Frame(0.9 * fr.pixels), Frame(pixels)).pixels
+
+
+# ====================================================================== keys
+@error_case(family="keys", fix="key-first", raises="TypeError",
+            source="https://github.com/genjax-community/genjax/issues/670",
+            line="keys = jax.random.split(n_particles)",
+            fixed="keys = jax.random.split(key, n_particles)",
+            args=lambda: (4,))
+def particle_keys(n_particles):
+    key = jax.random.key(11)
+    keys = jax.random.split(n_particles)
+    return jax.vmap(lambda k: jax.random.normal(k, (2,)))(keys)
+
+
+# ====================================================================== custom rules
+@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/6127",
+            line="return jax.jvp(jax.jit(clipped_sin), (x,), (1.0,))[1]",
+            fixed="return jax.grad(jax.jit(clipped_sin))(x)",
+            args=lambda: (0.3,))
+def clipped_sine_tangent(x):
+    @jax.custom_vjp
+    def clipped_sin(v):
+        return jnp.sin(v)
+    clipped_sin.defvjp(lambda v: (jnp.sin(v), jnp.cos(v)), lambda c, g: (jnp.clip(c * g, -1.0, 1.0),))
+    return jax.jvp(jax.jit(clipped_sin), (x,), (1.0,))[1]
+
+
+# ====================================================================== shapes
+@error_case(family="shapes", fix="static-arg", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/3654",
+            line="return jax.jit(lambda y, k: jax.nn.one_hot(y, k))(labels, n_classes)",
+            fixed="return jax.jit(lambda y, k: jax.nn.one_hot(y, k), static_argnums=1)(labels, n_classes)",
+            args=lambda: (jnp.array([0, 2, 1]), 3))
+def onehot_labels(labels, n_classes):
+    return jax.jit(lambda y, k: jax.nn.one_hot(y, k))(labels, n_classes)
+
+
+@error_case(family="shapes", fix="broadcast-axes", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/12308",
+            line="return x - row_means",
+            fixed="return x - row_means[:, None]",
+            args=lambda: (jnp.arange(8.0).reshape(2, 4), jnp.array([1.5, 5.5])))
+def centered_rows(x, row_means):
+    return x - row_means
+
+
+@error_case(family="shapes", fix="shape-tuple", raises="TypeError",
+            source="https://github.com/aesara-devs/aesara/issues/43",
+            line="return jax.jit(lambda v, s: jnp.reshape(v, jnp.array(s)), static_argnums=1)(x, shape)",
+            fixed="return jax.jit(lambda v, s: jnp.reshape(v, tuple(s)), static_argnums=1)(x, shape)",
+            args=lambda: (jnp.arange(6.0), (2, 3)))
+def as_grid(x, shape):
+    return jax.jit(lambda v, s: jnp.reshape(v, jnp.array(s)), static_argnums=1)(x, shape)
+
+
+@error_case(family="shapes", fix="static-arg", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/14279",
+            line="return jax.jit(lambda v, w: jnp.zeros((8, w)) + v)(x, width)",
+            fixed="return jax.jit(lambda v, w: jnp.zeros((8, w)) + v, static_argnums=1)(x, width)",
+            args=lambda: (1.5, 3))
+def padded_block(x, width):
+    return jax.jit(lambda v, w: jnp.zeros((8, w)) + v)(x, width)
+
+
+# ====================================================================== other
+@error_case(family="other", fix="tree-api", raises="AttributeError",
+            source="https://github.com/Naruki-Ichihara/feax/pull/3",
+            line="return jax.tree_map(lambda p: 0.5 * p, params)",
+            fixed="return jax.tree.map(lambda p: 0.5 * p, params)",
+            args=lambda: ({'w': jnp.ones((2, 2)), 'b': jnp.arange(2.0)},))
+def scaled_params_tree(params):
+    return jax.tree_map(lambda p: 0.5 * p, params)
+
+
+@error_case(family="other", fix="at-set", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/issues/11706",
+            line="return jax.ops.index_update(history, t + 1, value)",
+            fixed="return history.at[t + 1].set(value)",
+            args=lambda: (jnp.zeros((4, 2)), 1, jnp.array([0.5, -0.5])))
+def trajectory_slot_update(history, t, value):
+    return jax.ops.index_update(history, t + 1, value)
+
+
+@error_case(family="other", fix="jax-array-type", raises="AttributeError",
+            source="https://github.com/google/jax-cfd/issues/226",
+            line="return isinstance(x, jnp.DeviceArray)",
+            fixed="return isinstance(x, jax.Array)",
+            args=lambda: (jnp.ones(3),))
+def is_device_array(x):
+    return isinstance(x, jnp.DeviceArray)
+
+
+@error_case(family="other", fix="callback-api", raises="AttributeError",
+            source="https://github.com/brainpy/BrainPy/pull/668",
+            line="return jax.experimental.host_callback.call(np.square, x, result_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))",
+            fixed="return jax.pure_callback(np.square, jax.ShapeDtypeStruct(x.shape, x.dtype), x)",
+            args=lambda: (jnp.array([1.0, -2.0, 3.0]),))
+def host_square(x):
+    return jax.experimental.host_callback.call(np.square, x, result_shape=jax.ShapeDtypeStruct(x.shape, x.dtype))
+
+
+@error_case(family="other", fix="list-to-array", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/5044",
+            line="return jnp.max([a, b])",
+            fixed="return jnp.max(jnp.array([a, b]))",
+            args=lambda: (2.5, 4.0))
+def biggest_of_two(a, b):
+    return jnp.max([a, b])
+
+
+@error_case(family="other", fix="jnp", raises="TracerArrayConversionError",
+            source="https://github.com/jaxleyverse/jaxley/pull/603",
+            line="return jax.jit(lambda p: np.sqrt(np.sum(p * np.asarray([3.0, 4.0]))))(offsets)",
+            fixed="return jax.jit(lambda p: jnp.sqrt(jnp.sum(p * np.asarray([3.0, 4.0]))))(offsets)",
+            args=lambda: (jnp.ones(2),))
+def cell_distance(offsets):
+    return jax.jit(lambda p: np.sqrt(np.sum(p * np.asarray([3.0, 4.0]))))(offsets)
