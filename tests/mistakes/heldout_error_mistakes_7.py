@@ -128,6 +128,16 @@ def log_density_slope(theta):
     return jax.grad(log_density)(theta)
 
 
+@error_case(family="grad", fix="tangent-like-primal", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/871",
+            line="return push_forward(directions)",
+            fixed="return push_forward(jnp.ones_like(x))",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0]), jnp.ones((3, 2, 2))))
+def batched_sum_tangent(x, directions):
+    total, push_forward = jax.linearize(jnp.sum, x)
+    return push_forward(directions)
+
+
 # ====================================================================== loops
 @error_case(family="loops", fix="loop-int-bounds", raises="TypeError",
             source="https://github.com/jax-ml/jax/pull/13494",
@@ -145,6 +155,30 @@ def repeated_halving(x, n_steps):
             args=lambda: (jnp.array([4.0, 5.0, 4.5, 6.0, 6.5]), 0.3, 0.1))
 def holt_smoothing(series, a, b):
     return lax.scan(lambda s, y: (lambda lvl, tr: ((lvl + a * (y - lvl - tr) + tr, tr + b * (y - lvl - tr)), lvl + tr))(*s), series[0], series)[1]
+
+
+# ====================================================================== branches
+@error_case(family="branches", fix="branch-types", raises="TypeError",
+            source="https://github.com/google/flax/issues/1464",
+            line="return lax.cond(apply_update, lambda s: Adopted(s.moment * decay + 1.0), lambda s: s, Restored(moment))",
+            fixed="return lax.cond(apply_update, lambda s: Restored(s.moment * decay + 1.0), lambda s: s, Restored(moment))",
+            args=lambda: (jnp.zeros(3), True, 0.9))
+def stats_update_step(moment, apply_update, decay):
+    class Restored(NamedTuple):
+        moment: jax.Array
+
+    class Adopted(NamedTuple):
+        moment: jax.Array
+    return lax.cond(apply_update, lambda s: Adopted(s.moment * decay + 1.0), lambda s: s, Restored(moment))
+
+
+@error_case(family="branches", fix="elementwise-and", raises="TracerBoolConversionError",
+            source="https://github.com/jax-ml/jax/issues/15948",
+            line="return jax.jit(lambda w: jnp.where(500.0 < w <= 600.0, 1.0, 0.0))(wavelengths)",
+            fixed="return jax.jit(lambda w: jnp.where((500.0 < w) & (w <= 600.0), 1.0, 0.0))(wavelengths)",
+            args=lambda: (jnp.float32(550.0),))
+def in_band_flags(wavelengths):
+    return jax.jit(lambda w: jnp.where(500.0 < w <= 600.0, 1.0, 0.0))(wavelengths)
 
 
 # ====================================================================== pytrees
@@ -172,6 +206,15 @@ def rollout_frames(pixels):
         def __init__(self, pixels):
             self.pixels = pixels
     return lax.fori_loop(0, 3, lambda i, fr: Frame(0.9 * fr.pixels), Frame(pixels)).pixels
+
+
+@error_case(family="pytrees", fix="tree-api", raises="AttributeError",
+            source="https://github.com/google/trajax/issues/9",
+            line="return jax.tree_multimap(lambda a, b: a + step * b, params, grads)",
+            fixed="return jax.tree.map(lambda a, b: a + step * b, params, grads)",
+            args=lambda: ({'u': jnp.ones(2), 'k': jnp.zeros((2, 2))}, {'u': jnp.full(2, 0.5), 'k': jnp.eye(2)}, -0.1))
+def summed_trees(params, grads, step):
+    return jax.tree_multimap(lambda a, b: a + step * b, params, grads)
 
 
 # ====================================================================== keys
@@ -290,3 +333,12 @@ def biggest_of_two(a, b):
             args=lambda: (jnp.ones(2),))
 def cell_distance(offsets):
     return jax.jit(lambda p: np.sqrt(np.sum(p * np.asarray([3.0, 4.0]))))(offsets)
+
+
+@error_case(family="other", fix="static-python-value", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/6853",
+            line="return jax.jit(lambda v, c: v[:c['num']] + c['val'], static_argnums=1)(x, config)",
+            fixed="return jax.jit(lambda v, n, val: v[:n] + val, static_argnums=1)(x, config['num'], config['val'])",
+            args=lambda: (jnp.arange(10.0), {'num': 5, 'val': np.arange(5.0)}))
+def leading_window_sum(x, config):
+    return jax.jit(lambda v, c: v[:c['num']] + c['val'], static_argnums=1)(x, config)
