@@ -157,6 +157,8 @@ CATEGORIES = {
     "flatten-pair": r"(?i)\(children, ?aux(_data)?\)|\breturns?\b[^\n]{0,20}\b(a )?(pair|2-tuple)\b",
     "carry-tuple": r"(?i)(initial|init)\w*( carry| value| state)?\b[^\n]{0,40}\btuple|\(\w+\[0\], ?0\.0\)",
     "key-first": r"(?i)\bkey\b[^\n]{0,30}\bfirst (positional )?argument|random\.split\(\w*key\w*, ",
+    "last-axis": r"(?i)axis=-1\b|\blast axis\b",
+    "aux-to-children": r"(?i)(children|leaves)\b[^\n]{0,60}\barrays?\b|\barrays?\b[^\n]{0,40}\b(children|leaves)\b|\baux(_data)?\b[^\n]{0,60}\bhashable",
 }
 
 
