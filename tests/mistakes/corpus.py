@@ -159,6 +159,9 @@ CATEGORIES = {
     "key-first": r"(?i)\bkey\b[^\n]{0,30}\bfirst (positional )?argument|random\.split\(\w*key\w*, ",
     "last-axis": r"(?i)axis=-1\b|\blast axis\b",
     "aux-to-children": r"(?i)(children|leaves)\b[^\n]{0,60}\barrays?\b|\barrays?\b[^\n]{0,40}\b(children|leaves)\b|\baux(_data)?\b[^\n]{0,60}\bhashable",
+    # the seventh batch's second pass (patterns written from the maintainers' fixes alone)
+    "pullback-one-arg": r"(?i)\b(a single|one) (argument|cotangent|tuple)\b|without (the )?`?\*",
+    "vectorized-combine": r"(?i)jax\.vmap\(|\bvectori[sz]ed?\b|(batch|stack)\w* of elements",
 }
 
 
