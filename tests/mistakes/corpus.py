@@ -146,6 +146,22 @@ CATEGORIES = {
     "args-tuple": r"(?i)args=\([^)\n]*,\)|\bargs\b[^\n]{0,30}\b(a |as a |in a )?tuple",
     "no-bool-cast": r"(?i)jnp\.bool_|astype\((jnp\.)?bool|(remove|drop|without|instead of|don't|do not|avoid)\b[^\n]{0,30}`?bool\(|keep (it|the (value|flag)) as an? (jax )?array",
     "arange-scalars": r"(?i)arange\(\s*\w+\s*,\s*\w+|(start|stop)\b[^\n]{0,30}\b(separate|positional|scalar)|scalars?,? not a (list|sequence)",
+    # the seventh held-out batch's new kinds (patterns written from the maintainers' fixes alone, by a
+    # session that never read the rules nor any message the course prints)
+    "tree-api": r"jax\.tree\.map|jax\.tree_util\.tree_map",
+    "jax-array-type": r"jax\.Array\b",
+    "callback-api": r"jax\.pure_callback|jax\.debug\.callback|io_callback",
+    "tangent-like-primal": r"(?i)ones_like|zeros_like|same shape (and dtype )?as (the |its |each )?(primal|input)s?",
+    "jvp-tuples": r"(?i)\(\w+,\), ?\(\w+,\)|tuples? of (primals|tangents)|(primals|tangents)\b[^\n]{0,30}\b(tuples?|lists?)\b",
+    "in-axes-tuple": r"(?i)in_axes=\(|\ba tuple\b[^\n]{0,30}\bnot a list|tuple instead of a list",
+    "flatten-pair": r"(?i)\(children, ?aux(_data)?\)|\breturns?\b[^\n]{0,20}\b(a )?(pair|2-tuple)\b",
+    "carry-tuple": r"(?i)(initial|init)\w*( carry| value| state)?\b[^\n]{0,40}\btuple|\(\w+\[0\], ?0\.0\)",
+    "key-first": r"(?i)\bkey\b[^\n]{0,30}\bfirst (positional )?argument|random\.split\(\w*key\w*, ",
+    "last-axis": r"(?i)axis=-1\b|\blast axis\b",
+    "aux-to-children": r"(?i)(children|leaves)\b[^\n]{0,60}\barrays?\b|\barrays?\b[^\n]{0,40}\b(children|leaves)\b|\baux(_data)?\b[^\n]{0,60}\bhashable",
+    # the seventh batch's second pass (patterns written from the maintainers' fixes alone)
+    "pullback-one-arg": r"(?i)\b(a single|one) (argument|cotangent|tuple)\b|without (the )?`?\*",
+    "vectorized-combine": r"(?i)jax\.vmap\(|\bvectori[sz]ed?\b|(batch|stack)\w* of elements",
 }
 
 
