@@ -121,6 +121,27 @@ def attempt(rule: str, desc: dict, exc: BaseException) -> dict:
             "complete": len(results) == len(plan.labels)}
 
 
+def attempt_kinds(desc: dict, exc: BaseException) -> dict:
+    """Plain data for `desc["kind_trial"]`: the failing statement rewritten by the kind of its error
+    (`trial_kinds.py`), and which rewrites traced; {} when there is no candidate or none could run.
+    Called only where no rule's own trial traced a fix."""
+    from .trial_kinds import plan_kinds
+    if not ENABLED:
+        return {}
+    frame = innermost_student_frame(exc)
+    try:
+        plan = plan_kinds(Facts(desc)) if frame is not None else None
+    except Exception:                                   # noqa: BLE001 (an odd line: no trial)
+        plan = None
+    if plan is None or not plan.labels:
+        return {}
+    results = run_plan(plan, frame)
+    if results is None:
+        return {}
+    return {"kind": plan.kind, "labels": plan.labels, "traced": [i for i, ok in results.items() if ok],
+            "failed": [i for i, ok in results.items() if not ok], "complete": len(results) == len(plan.labels)}
+
+
 def run_plan(plan: Plan, frame) -> dict[int, bool] | None:
     """{candidate index: whether it traced} for the candidates tried within the budget, in a
     forked child on `frame`'s values; None when the trial could not start."""
