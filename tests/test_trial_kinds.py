@@ -24,6 +24,18 @@ def _block(fn) -> str:
     raise AssertionError("the case raised nothing")
 
 
+def _kinds_traced(fn) -> list[str]:
+    """The rewrites by kind that traced, whatever a rule says first (a rule whose fix is an instruction
+    keeps its message; these generators still hold for the same kind where no rule is written)."""
+    from autograder.checks import facts, trials
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001
+        t = trials.attempt_kinds(facts.describe_exception(exc), exc)
+        return [t["labels"][i].split(":", 1)[1] for i in t.get("traced", [])]
+    raise AssertionError("the case raised nothing")
+
+
 def _fix(block: str) -> str:
     return block.split("fix: ", 1)[1] if "fix: " in block else ""
 
@@ -262,3 +274,71 @@ def test_an_unhashable_argument_is_not_marked_static():
     batch = {"x": jnp.ones((2, 3)), "id": np.array(["a", "b"])}
     block = _block(lambda: _ids(batch, jnp.ones(3)))
     assert "static_argnums=0" not in _fix(block).split(GUESS)[0], block
+
+
+# ---------------------------------------------------------------- values of the wrong kind (`trial_kind_values.py`)
+def _np_positions(i):
+    return np.arange(6)[i] + np.sum(i)
+
+
+def test_numpy_on_a_traced_value_traces_from_jnp():
+    traced = _kinds_traced(lambda: jax.jit(_np_positions)(jnp.array([1, 2])))
+    assert "jnp.arange(6)[i] + jnp.sum(i)" in traced, traced
+
+
+def test_numpy_with_no_jnp_twin_is_not_claimed():
+    def draw(k):
+        return np.random.default_rng(0).normal(size=k.shape)
+    block = _block(lambda: jax.jit(lambda k: draw(k) + np.asarray(k))(jnp.ones(2)))
+    assert TRACES not in block, block
+
+
+def _scaled_row(table, i):
+    return table[int(i)] * 2.0
+
+
+def test_a_traced_value_made_a_python_int_traces_kept_as_an_array():
+    traced = _kinds_traced(lambda: jax.jit(_scaled_row)(jnp.ones((3, 2)), 1))
+    assert "jnp.asarray(i).astype(int)" in traced, traced
+
+
+def test_a_python_int_used_as_a_range_is_not_kept_as_an_array():
+    def total(n):
+        return sum(range(int(n)))
+    assert not _kinds_traced(lambda: jax.jit(total)(3))
+
+
+def _int_slope(n):
+    return jax.grad(lambda v: v ** 2)(n)
+
+
+def test_an_integer_input_to_grad_traces_as_a_float():
+    traced = _kinds_traced(lambda: _int_slope(3))
+    assert "jax.grad(lambda v: v ** 2)(jnp.asarray(n, jnp.float32))" in traced, traced
+
+
+def test_grad_of_a_float_input_is_not_cast():
+    assert "float-input" not in _generators("jax.grad(f)(x)", "Gradient only defined for scalar-output functions. "
+                                            "Output had shape: [3]", "TypeError")
+
+
+def _accuracy(batch, w):
+    return jax.jit(lambda b, w_: jnp.mean((b["x"] @ w_ > 0) == b["y"]))(batch, w)
+
+
+def _named_accuracy(batch, w):
+    return jax.jit(lambda b, w_: jnp.mean(b["x"] @ w_) + len(b["id"]))(batch, w)
+
+
+def _batch():
+    return {"x": jnp.ones((2, 3)), "y": jnp.array([True, False]), "id": np.array(["a", "b"])}
+
+
+def test_a_non_array_entry_the_function_does_not_read_traces_left_out():
+    block = _block(lambda: _accuracy(_batch(), jnp.ones(3)))
+    assert TRACES in block and "if k != 'id'" in _fix(block), block
+
+
+def test_a_non_array_entry_the_function_reads_is_not_left_out():
+    block = _block(lambda: _named_accuracy(_batch(), jnp.ones(3)))
+    assert "if k != 'id'" not in _fix(block).split(GUESS)[0], block

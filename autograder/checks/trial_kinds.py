@@ -26,12 +26,14 @@ from __future__ import annotations
 import ast
 import copy
 
+from .trial_kind_values import GENERATORS as VALUE_GENERATORS
+from .trial_kind_values import RANK as VALUE_RANK
 from .trial_plans import Plan, evaluable
 from .trial_rewrites import call_name, calls_named, parsed
 
 # generator -> how conservative its rewrites are (lower first)
 RANK = {"static": 0, "positional": 0, "args-tuple": 0, "in-axes": 0, "split-count": 0, "cast": 0, "partial": 1,
-        "unpack": 1, "map-tuple": 1, "array-scalar": 1, "where": 2, "size": 3, "mask": 3}
+        "unpack": 1, "map-tuple": 1, "array-scalar": 1, "where": 2, "size": 3, "mask": 3, **VALUE_RANK}
 _UNPACKS, _RANK = "__unpacks__", "__rank__"
 
 
@@ -309,7 +311,7 @@ def gen_static(root, f):
                 yield node, new
 
 
-GENERATORS = {"positional": gen_positional, "args-tuple": gen_args_tuple, "in-axes": gen_in_axes,
+GENERATORS = {**VALUE_GENERATORS, "positional": gen_positional, "args-tuple": gen_args_tuple, "in-axes": gen_in_axes,
               "cast": gen_cast, "partial": gen_partial, "unpack": gen_unpack, "map-tuple": gen_map_tuple,
               "array-scalar": gen_array_scalar, "where": gen_where, "size": gen_size, "mask": gen_mask,
               "static": gen_static}

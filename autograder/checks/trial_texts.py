@@ -250,6 +250,14 @@ KIND_TEXTS = {
     "static": ("a jit argument that is not an array (an object, a string, a shape) cannot be traced",
                "the argument marked static: JAX passes it as it is (it must be hashable) and traces again "
                "when it changes"),
+    "jnp": ("a NumPy function was given a traced value: NumPy needs concrete numbers, JAX's NumPy traces",
+            "`jnp` instead of `np`: the same function from JAX's NumPy, which traces"),
+    "keep-array": ("a traced value was turned into a Python number, which is unknown while tracing",
+                   "the value kept as a JAX array (of that kind), which the arithmetic after it takes as it is"),
+    "float-input": ("`jax.grad` differentiates with respect to float inputs only, and this one is an integer",
+                    "the input as a float array (`allow_int=True` would not differentiate it)"),
+    "drop-entry": ("an entry of a container given to a jitted function is not an array, so it cannot be traced",
+                   "pass only the arrays: the non-array entry kept out of what jit traces (it is not read there)"),
     "mask": ("a slice whose length is traced has a shape unknown while tracing",
              "a mask keeps the shape fixed, and the entries past the length count as 0 in the sum"),
 }
