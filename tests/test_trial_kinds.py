@@ -342,3 +342,18 @@ def test_a_non_array_entry_the_function_does_not_read_traces_left_out():
 def test_a_non_array_entry_the_function_reads_is_not_left_out():
     block = _block(lambda: _named_accuracy(_batch(), jnp.ones(3)))
     assert "if k != 'id'" not in _fix(block).split(GUESS)[0], block
+
+
+def _shuffled(x):
+    return jax.random.shuffle(jax.random.key(4), x, axis=0)
+
+
+def test_a_removed_jax_name_traces_as_its_replacement():
+    block = _block(lambda: _shuffled(jnp.arange(6.0)))
+    assert _traces(block, "jax.random.permutation(jax.random.key(4), x, axis=0)"), block
+
+
+def test_a_missing_name_with_no_replacement_is_not_guessed():
+    message = "module 'jax' has no attribute 'defvjp'"
+    assert "renamed" not in _generators("jax.defvjp(f, g)", message, "AttributeError")
+    assert "renamed" not in _generators("np.shuffle(x)", "module 'numpy' has no attribute 'shuffle'", "AttributeError")

@@ -88,6 +88,42 @@ def gen_drop_entry(root, f):
                     yield node, new
 
 
-GENERATORS = {"jnp": gen_jnp, "keep-array": gen_keep_array, "float-input": gen_float_input,
+# JAX's removed or renamed names whose replacement takes the same arguments (from JAX's changelog)
+RENAMED = {"shuffle": "permutation", "tree_map": "tree.map", "tree_multimap": "tree.map",
+           "tree_leaves": "tree.leaves", "tree_flatten": "tree.flatten", "tree_unflatten": "tree.unflatten",
+           "tree_structure": "tree.structure", "tree_transpose": "tree.transpose", "product": "prod",
+           "cumproduct": "cumprod", "alltrue": "all", "sometrue": "any", "round_": "round", "in1d": "isin",
+           "trapz": "trapezoid", "PRNGKey": "key"}
+
+
+def gen_renamed(root, f):
+    """A name a JAX module does not have (`module 'jax.random' has no attribute 'shuffle'`): the name
+    JAX's changelog gives for it (`RENAMED`, same arguments) and close spellings the module does have
+    (a typo); the trial keeps those that trace on the line's own arguments."""
+    import difflib
+    import sys
+    module, name = f.group(r"module '([\w.]+)' has no attribute '(\w+)'"), f.group(r"has no attribute '(\w+)'")
+    if not f.is_("AttributeError") or not module.startswith("jax") or module not in sys.modules:
+        return
+    have = [n for n in dir(sys.modules[module]) if not n.startswith("_")]
+    options = ([RENAMED[name]] if name in RENAMED else []) + difflib.get_close_matches(name, have, n=2, cutoff=0.8)
+    for node in ast.walk(root):                # the call of that name, quoted whole (or the name alone)
+        attr = node.func if isinstance(node, ast.Call) else node
+        if isinstance(attr, ast.Attribute) and attr.attr == name and (node is attr or isinstance(node, ast.Call)):
+            for option in dict.fromkeys(options):
+                parts = option.split(".")
+                base = attr.value if len(parts) == 1 else ast.Attribute(_e("jax"), parts[0], ast.Load())
+                new_attr = ast.Attribute(base, parts[-1], attr.ctx)
+                if node is attr:
+                    yield node, new_attr
+                else:
+                    new = copy.copy(node)
+                    new.func = new_attr
+                    yield node, new
+            if node is not attr:
+                return
+
+
+GENERATORS = {"renamed": gen_renamed, "jnp": gen_jnp, "keep-array": gen_keep_array, "float-input": gen_float_input,
               "drop-entry": gen_drop_entry}
-RANK = {"jnp": 0, "float-input": 0, "drop-entry": 1, "keep-array": 2}
+RANK = {"renamed": 0, "jnp": 0, "float-input": 0, "drop-entry": 1, "keep-array": 2}

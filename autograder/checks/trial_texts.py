@@ -250,6 +250,8 @@ KIND_TEXTS = {
     "static": ("a jit argument that is not an array (an object, a string, a shape) cannot be traced",
                "the argument marked static: JAX passes it as it is (it must be hashable) and traces again "
                "when it changes"),
+    "renamed": ("this JAX module has no such name (removed or renamed in a JAX release, or misspelt)",
+                "the name JAX has now for it, which takes the same arguments"),
     "jnp": ("a NumPy function was given a traced value: NumPy needs concrete numbers, JAX's NumPy traces",
             "`jnp` instead of `np`: the same function from JAX's NumPy, which traces"),
     "keep-array": ("a traced value was turned into a Python number, which is unknown while tracing",
