@@ -357,3 +357,14 @@ def test_a_missing_name_with_no_replacement_is_not_guessed():
     message = "module 'jax' has no attribute 'defvjp'"
     assert "renamed" not in _generators("jax.defvjp(f, g)", message, "AttributeError")
     assert "renamed" not in _generators("np.shuffle(x)", "module 'numpy' has no attribute 'shuffle'", "AttributeError")
+
+
+def test_rewrites_by_kind_share_the_rule_trials_budget():
+    """What is left of `BUDGET_S` after the rule's own trial is the kinds' budget: none left, none tried."""
+    from autograder.checks import facts, trials
+    try:
+        _three_keys()
+    except ValueError as exc:
+        desc = facts.describe_exception(exc)
+        assert trials.attempt_kinds(desc, exc, budget=0.0) == {}
+        assert trials.attempt_kinds(desc, exc)["traced"]

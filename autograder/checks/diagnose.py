@@ -14,6 +14,8 @@ The names of the other modules are re-exported here, where the rest of the packa
 """
 from __future__ import annotations
 
+import time
+
 from . import facts, trials
 from .facts import is_student_frame  # noqa: F401  (re-exported)
 from .rule_facts import Facts
@@ -24,15 +26,18 @@ from .text import scrub, shorten  # noqa: F401
 
 def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     """`facts.describe_exception`, plus `trial`: which candidate fixes of the matched rule traced on
-    the student's own values (`trials.attempt`; absent when the rule has none or none could run)."""
+    the student's own values (`trials.attempt`; absent when the rule has none or none could run), and,
+    where none traced, `kind_trial`: the failing line rewritten by the kind of its error
+    (`trials.attempt_kinds`), tried in what is left of the same budget."""
     desc = facts.describe_exception(exc, call)
+    started = time.monotonic()
     rule = match(desc)
     if rule is not None:
         trial = trials.attempt(rule.name, desc, exc)
         if trial:
             desc["trial"] = trial
     if not desc.get("trial", {}).get("traced"):       # no rule's fix traced: rewrites by the error's kind
-        kinds = trials.attempt_kinds(desc, exc)
+        kinds = trials.attempt_kinds(desc, exc, trials.BUDGET_S - (time.monotonic() - started))
         if kinds:
             desc["kind_trial"] = kinds
     return desc
