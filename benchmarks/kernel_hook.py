@@ -5,8 +5,8 @@ the hook, with it (trials off) and with it (trials on: candidate fixes traced in
     .venv/bin/python benchmarks/kernel_hook.py [--repeats 40]
 
 Each cell runs `--repeats` times in each setting: one that succeeds (the hook returns at once), JAX
-errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), and one
-error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), three whose fix
+is a rewrite by the error's kind (`checks/trial_kinds.py`), and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -24,6 +24,10 @@ CELLS = {
     "scan carry error (explained, tried)": "lax.scan(step, 0.0, xs)",
     "broadcast error (explained, tried)": "w - xs[:, 0]",
     "key from an int (explained, no trial)": "jax.random.normal(3, (2,))",
+    # rewrites by the error's kind (`checks/trial_kinds.py`): no rule's fix traced
+    "Python `if` on a traced value (tried by kind)": "jax.jit(lambda v: v * 2 if v.sum() > 0 else -v)(w)",
+    "keyword given positional-only (tried by kind)": "jnp.where(w > 0, x=w, y=0.0)",
+    "key split too short (tried by kind)": "k1, k2, k3 = jax.random.split(jax.random.key(0), 2)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"

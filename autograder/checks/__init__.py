@@ -23,7 +23,8 @@
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
                  kind of call's candidates, `trial_rewrites` rewrites the failing line's call into
-                 candidates, `trial_texts` words the fix from what traced
+                 candidates, `trial_kinds` rewrites the failing line by the kind of its error (where no
+                 rule's fix traced; `trial_kind_values` for values JAX cannot trace), `trial_texts` words the fix from what traced
 - `kernel_hook`  in a notebook kernel, the cause and fix of a cell's JAX error printed under its
                  traceback (installed when `check` is imported)
 - `text`         text helpers

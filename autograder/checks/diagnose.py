@@ -14,22 +14,38 @@ The names of the other modules are re-exported here, where the rest of the packa
 """
 from __future__ import annotations
 
+import time
+
 from . import facts, trials
 from .facts import is_student_frame  # noqa: F401  (re-exported)
+from .rule_facts import Facts
 from .rules import RULES, explain, explain_retrace, explain_static, match  # noqa: F401
+from .trial_texts import kind_fix
 from .text import scrub, shorten  # noqa: F401
 
 
 def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     """`facts.describe_exception`, plus `trial`: which candidate fixes of the matched rule traced on
-    the student's own values (`trials.attempt`; absent when the rule has none or none could run)."""
+    the student's own values (`trials.attempt`; absent when the rule has none or none could run), and,
+    where none traced, `kind_trial`: the failing line rewritten by the kind of its error
+    (`trials.attempt_kinds`), tried in what is left of the same budget."""
     desc = facts.describe_exception(exc, call)
+    started = time.monotonic()
     rule = match(desc)
     if rule is not None:
         trial = trials.attempt(rule.name, desc, exc)
         if trial:
             desc["trial"] = trial
+    if not desc.get("trial", {}).get("traced"):       # no rule's fix traced: rewrites by the error's kind
+        kinds = trials.attempt_kinds(desc, exc, trials.BUDGET_S - (time.monotonic() - started))
+        if kinds:
+            desc["kind_trial"] = kinds
     return desc
+
+
+def explained(desc: dict) -> bool:
+    """Whether a message can say a cause and a fix: a rule matched, or a rewrite by kind traced."""
+    return match(desc) is not None or bool(kind_fix(Facts(desc)))
 
 
 def where_text(desc: dict) -> str:
@@ -63,7 +79,7 @@ def student_error_text(desc: dict) -> str:
     if desc.get("where"):
         w = desc["where"]
         text += f" (line {w['line']} of {w['function']}: `{w['code']}`)"
-    if match(desc) is not None:
+    if explained(desc):
         cause, fix = explain(desc)
         text += f"\n  cause: {cause}\n  fix: {fix}"
     return text
@@ -79,7 +95,7 @@ def explanation_block(exc: BaseException) -> str | None:
     if isinstance(exc, CheckFailure) or not isinstance(exc, Exception):
         return None
     desc = describe_exception(exc)
-    if match(desc) is None:
+    if not explained(desc):
         return None
     cause, fix = explain(desc)
     return f"cause: {cause}\nfix: {fix}"

@@ -15,7 +15,7 @@ from typing import Callable
 
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
-from .trial_texts import guess
+from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -307,13 +307,17 @@ _GENERIC = ("the function raised an exception", "run it eagerly on the example i
 def explain(desc: dict) -> tuple[str, str]:
     """(cause, fix) for a described exception; a generic pair when no rule matches."""
     rule = match(desc)
-    if rule is None:
-        return _GENERIC
     f = Facts(desc)
+    by_kind = kind_fix(f)                     # rewrites by the error's kind that traced, or ''
+    if rule is None:
+        return (kind_cause(f), by_kind) if by_kind else _GENERIC
     try:
-        return _text(rule.cause, f), _text(rule.fix, f)
+        cause, fix = _text(rule.cause, f), _text(rule.fix, f)
     except Exception:  # a description a rule cannot read (forged by the worker): the generic pair
         return _GENERIC
+    if by_kind and fix.startswith(GUESS):     # what traced first; the rule's possibility stays a guess
+        fix = f"{by_kind}; other possibilities, {fix}"
+    return cause, fix
 
 
 def explain_static(desc: dict) -> tuple[str, str] | None:

@@ -214,3 +214,84 @@ def static_branch_traced(f: Facts) -> bool:
     t = _tried(f, "rewrite")
     traced = {t["labels"][i] for i in t["traced"]} if t else set()
     return STATIC in traced and len(traced) > 1
+
+
+# ---------------------------------------------------------------- rewrites by the error's kind
+# generator (`trial_kinds.py`) -> (the cause, when no rule knows the message; why the rewrite works)
+KIND_TEXTS = {
+    "where": ("Python's `if`/`and`/`or`/`max` asks for the truth of a traced value, which is unknown "
+              "while tracing",
+              "`jnp.where` computes both sides and picks elementwise, without a Python `if` on a traced value"),
+    "size": ("the size of this output depends on the values, and under a transformation every shape must "
+             "be known while tracing",
+             "a fixed `size=` (here the most it can hold) makes the shape known while tracing; entries past "
+             "the count are padding (`fill_value=` sets them)"),
+    "positional": ("these parameters are positional-only: they cannot be passed by keyword",
+                   "the same values passed by position, in order, instead of by keyword"),
+    "unpack": ("the function takes these values as separate arguments, and got one tuple (or list) holding them",
+               "the tuple's entries unpacked into separate arguments"),
+    "array-scalar": ("Python raised on Python numbers: Python's arithmetic raises where JAX's gives inf or nan",
+                     "as a JAX array (`jnp.asarray`), the division gives inf or nan instead of raising, and "
+                     "`jnp.where` keeps the side you want"),
+    "cast": ("the value has another dtype than the one JAX expects here (a cotangent has the dtype of the "
+             "function's output)",
+             "the value cast to the dtype of the function's output"),
+    "split-count": ("the number of keys split does not match the number of names they are unpacked into",
+                    "one key per name: the split count is the number of names"),
+    "partial": ("`jax.tree.map` walks every argument after the function as a tree of the first one's "
+                "structure, and this one is a single value",
+                "`functools.partial` binds the value shared by every leaf, and tree.map walks the tree only"),
+    "args-tuple": ("`args` is the tuple of extra arguments passed to the function",
+                   "`args` as a tuple, one entry per extra argument"),
+    "in-axes": ("each entry of `in_axes` is an axis (a number) or `None`",
+                "`True` written as axis 0 and `False` as `None` (passed whole, not mapped)"),
+    "map-tuple": ("`lax.map` walks one `xs` (an array or a tuple of arrays), not several",
+                  "pass the arrays as one tuple and unpack it in the function"),
+    "static": ("a jit argument that is not an array (an object, a string, a shape) cannot be traced",
+               "the argument marked static: JAX passes it as it is (it must be hashable) and traces again "
+               "when it changes"),
+    "renamed": ("this JAX module has no such name (removed or renamed in a JAX release, or misspelt)",
+                "the name JAX has now for it, which takes the same arguments"),
+    "jnp": ("a NumPy function was given a traced value: NumPy needs concrete numbers, JAX's NumPy traces",
+            "`jnp` instead of `np`: the same function from JAX's NumPy, which traces"),
+    "keep-array": ("a traced value was turned into a Python number, which is unknown while tracing",
+                   "the value kept as a JAX array (of that kind), which the arithmetic after it takes as it is"),
+    "float-input": ("`jax.grad` differentiates with respect to float inputs only, and this one is an integer",
+                    "the input as a float array (`allow_int=True` would not differentiate it)"),
+    "drop-entry": ("an entry of a container given to a jitted function is not an array, so it cannot be traced",
+                   "pass only the arrays: the non-array entry kept out of what jit traces (it is not read there)"),
+    "mask": ("a slice whose length is traced has a shape unknown while tracing",
+             "a mask keeps the shape fixed, and the entries past the length count as 0 in the sum"),
+}
+
+
+def _kind_traced(f: Facts) -> list[tuple[str, str]]:
+    """[(generator, rewritten text)] that traced, in the plan's order (most conservative first)."""
+    from .trial_kinds import label_parts
+    t = f.desc.get("kind_trial")
+    if not isinstance(t, dict) or t.get("kind") != "kinds" or not isinstance(t.get("labels"), list):
+        return []
+    labels = t["labels"]
+    out = []
+    for i in sorted({i for i in t.get("traced", []) if type(i) is int and 0 <= i < len(labels)}):
+        gen, text = label_parts(str(labels[i]))
+        if gen in KIND_TEXTS:
+            out.append((gen, text))
+    return out
+
+
+def kind_fix(f: Facts) -> str:
+    """`this traces on your values: `rewrite`: why` for the rewrites by kind that traced (up to two,
+    the most conservative kind first), or ''."""
+    traced = _kind_traced(f)
+    if not traced:
+        return ""
+    first = traced[0][0]
+    shown = [text for gen, text in traced if gen == first][:2]
+    listed = " or ".join(f"`{text}`" for text in shown)
+    return f"{TRACES}{listed}: {KIND_TEXTS[first][1]}"
+
+
+def kind_cause(f: Facts) -> str:
+    traced = _kind_traced(f)
+    return KIND_TEXTS[traced[0][0]][0] if traced else ""

@@ -24,7 +24,9 @@ What a trial guarantees, whatever the student's code does:
   abstract, to see whether it is decided while tracing.
 - **A time budget.** The parent waits `BUDGET_S` seconds at most, takes the candidates reported
   by then, and kills the child: an explained error waits that much more at worst, and a cell that
-  succeeds pays nothing (a trial runs only after a rule that has one matched the exception).
+  succeeds pays nothing (a trial runs only after a rule that has one matched the exception). Where
+  the rule's fix did not trace, the rewrites by the error's kind (`attempt_kinds`, `trial_kinds.py`)
+  are tried in a second child within what is left of the same budget.
 - **The child's word is only which candidates traced.** Its reply is read line by line as
   `index+` or `index-`, each index checked against the parent's own list; every text of the
   message is the parent's (the student's source, JAX's message), so a forged reply can at most
@@ -121,7 +123,28 @@ def attempt(rule: str, desc: dict, exc: BaseException) -> dict:
             "complete": len(results) == len(plan.labels)}
 
 
-def run_plan(plan: Plan, frame) -> dict[int, bool] | None:
+def attempt_kinds(desc: dict, exc: BaseException, budget: float = BUDGET_S) -> dict:
+    """Plain data for `desc["kind_trial"]`: the failing statement rewritten by the kind of its error
+    (`trial_kinds.py`), and which rewrites traced; {} when there is no candidate or none could run.
+    Called only where no rule's own trial traced a fix."""
+    from .trial_kinds import plan_kinds
+    if not ENABLED:
+        return {}
+    frame = innermost_student_frame(exc)
+    try:
+        plan = plan_kinds(Facts(desc)) if frame is not None else None
+    except Exception:                                   # noqa: BLE001 (an odd line: no trial)
+        plan = None
+    if plan is None or not plan.labels or budget < 0.2:
+        return {}
+    results = run_plan(plan, frame, budget)
+    if results is None:
+        return {}
+    return {"kind": plan.kind, "labels": plan.labels, "traced": [i for i, ok in results.items() if ok],
+            "failed": [i for i, ok in results.items() if not ok], "complete": len(results) == len(plan.labels)}
+
+
+def run_plan(plan: Plan, frame, budget: float = BUDGET_S) -> dict[int, bool] | None:
     """{candidate index: whether it traced} for the candidates tried within the budget, in a
     forked child on `frame`'s values; None when the trial could not start."""
     if not hasattr(os, "fork"):
@@ -139,7 +162,7 @@ def run_plan(plan: Plan, frame) -> dict[int, bool] | None:
         _child(plan, frame, write_end)      # never returns
     os.close(write_end)
     try:
-        return _collect(read_end, len(plan.labels))
+        return _collect(read_end, len(plan.labels), budget)
     finally:
         os.close(read_end)
         try:
@@ -175,8 +198,8 @@ def _child(plan: Plan, frame, write_end: int) -> None:
         os._exit(0)
 
 
-def _collect(read_end: int, count: int) -> dict[int, bool]:
-    deadline = time.monotonic() + BUDGET_S
+def _collect(read_end: int, count: int, budget: float = BUDGET_S) -> dict[int, bool]:
+    deadline = time.monotonic() + budget
     data = b""
     while len(data) <= MAX_REPLY:
         left = deadline - time.monotonic()
