@@ -340,6 +340,7 @@ def main():
     modes = ("inprocess", "graders") if args.mode == "both" else (args.mode,)
     rows: list[dict] = []
     started = time.time()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))   # a `timeout` still stops the burners
     with Load(not args.no_load, {**os.environ, "PYTHONPATH": trees[-1]}):
         time.sleep(0 if args.no_load else 3)
         for r in range(args.repeats):
