@@ -48,13 +48,19 @@ def test_rounds_go_on_only_while_the_ratio_is_near_the_budget():
     assert not timing.settled(near, 3.0, min_rounds=5)
 
 
-def _side(samples, summary=SUMMARY):
-    """A side of `compare_timings` that replays `samples` (no clock involved)."""
+def _side(samples, one_call_s=50e-6, clocks=None):
+    """A side of `compare_timings` that replays `samples` (no clock involved; the clock each sample
+    was asked for is appended to `clocks`)."""
     it = iter(samples)
     out = np.arange(3.0)
-    steps = {"warm": lambda: {"ok": True, "first_call_s": 0.1, "calls_per_sample": 1},
-             "sample": lambda: (next(it), 0), "results": lambda: out}
-    return {"ok": True, "summary": summary, "trace_s": 0.01}, steps
+    clocks = [] if clocks is None else clocks
+
+    def sample(clock="wall"):
+        clocks.append(clock)
+        return next(it), 0
+    steps = {"warm": lambda: {"ok": True, "first_call_s": 0.1, "calls_per_sample": 1, "one_call_s": one_call_s},
+             "sample": sample, "results": lambda: out}
+    return {"ok": True, "summary": SUMMARY, "trace_s": 0.01}, steps
 
 
 def test_a_verdict_far_from_the_budget_takes_min_rounds_and_one_near_it_more():
@@ -67,6 +73,16 @@ def test_a_verdict_far_from_the_budget_takes_min_rounds_and_one_near_it_more():
     assert len(settling["ratios"]) == 7
 
 
+def test_calls_of_a_millisecond_or_more_are_timed_in_cpu_time_on_both_sides():
+    # no 10-100 ms call runs unpreempted on a loaded machine: its wall time holds other processes'
+    short = []
+    assert timing.compare_timings(_side([1.0] * 30, clocks=short), _side([1.0] * 30), 3.0)["clock"] == "wall"
+    assert set(short) == {"wall"}
+    mine, ref = [], []
+    result = timing.compare_timings(_side([1.0] * 30, clocks=mine), _side([1.0] * 30, 8e-3, clocks=ref), 3.0)
+    assert result["clock"] == "cpu" and set(mine) == set(ref) == {"cpu"}
+
+
 def _result(samples, phase="run"):
     return {"ok": True, "phase": phase, "not_timed": None, "summary": {"student": SUMMARY, "reference": SUMMARY},
             "trace_s": {"student": 0.01, "reference": 0.01}, "samples": samples, "ratios": [],
@@ -77,8 +93,8 @@ def _result(samples, phase="run"):
 @pytest.fixture
 def timed(monkeypatch):
     """The check, given the samples a timing would have returned."""
-    def verdict(samples, phase="run", factor=3):
-        monkeypatch.setattr(timing, "time_against", lambda *a, **k: _result(samples, phase))
+    def verdict(samples, phase="run", factor=3, clock="wall"):
+        monkeypatch.setattr(timing, "time_against", lambda *a, **k: {**_result(samples, phase), "clock": clock})
 
         def ema(x, alpha):
             return x
@@ -105,6 +121,7 @@ def test_a_wrong_answer_under_load_fails_with_its_evidence(timed):
     assert re.search(r"5 ms per call vs the reference's 1 ms: 5x, budget 3x \(the fastest sample of each, "
                      r"timed alternately in 5 rounds", msg), msg
     assert "fix: one scan over the rows" in msg, msg
+    assert "(the fastest sample of each, in CPU time, timed" in timed(WRONG_UNDER_LOAD, clock="cpu")
     msg = timed(WRONG_UNDER_LOAD, phase="compile")
     assert re.search(r"5 ms to trace and compile vs the reference's 1 ms: 5x, budget 3x \(the fastest of 5 "
                      r"compiles", msg), msg

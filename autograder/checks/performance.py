@@ -108,9 +108,10 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
         return
     t_mine, t_ref = min(result["samples"]["student"]), min(result["samples"]["reference"])
     rounds = len(result["ratios"])
+    clock = ", in CPU time" if result.get("clock") == "cpu" else ""
     if phase == "run":
         text = (f"{_seconds_text(t_mine)} per call vs the reference's {_seconds_text(t_ref)}: {ratio:.3g}x, "
-                f"budget {factor:g}x (the fastest sample of each, timed alternately in {rounds} rounds; the "
+                f"budget {factor:g}x (the fastest sample of each{clock}, timed alternately in {rounds} rounds; the "
                 f"first call, compile included, took {_seconds_text(result['first_call_s']['student'])} vs "
                 f"{_seconds_text(result['first_call_s']['reference'])})")
         cause, default_fix = _slow_cause(result)
