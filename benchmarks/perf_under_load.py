@@ -249,7 +249,7 @@ def _child_graders(cells: list[dict]) -> list[dict]:
             paths, who = {}, {}
             for i, nb in enumerate(_pack(mine)):
                 student = f"nb{i}"
-                path = tmp / "in" / student / f"{a}.ipynb"
+                path = tmp / "in" / a / student / f"{a}.ipynb"
                 path.parent.mkdir(parents=True)
                 nbformat.write(notebook_with_cells(source, nb["cells"]), str(path))
                 paths[student], who[student] = path, nb["who"]
