@@ -32,7 +32,8 @@ MAX_REPEATS = 10
 # a loaded machine no 10-100 ms call runs unpreempted, so its fastest wall-clock sample still holds
 # other processes' time (08's 8 ms matmul reference read 16-63 ms under a burner per core, and a 6x
 # slower answer 1.6x), while the CPU time of the same calls stayed within 20% of the unloaded time.
-# Short calls keep the wall clock: their CPU time would count the threads that dispatch them.
+# Short calls keep the wall clock: their CPU time would count the threads that dispatch them; so do
+# accelerators, whose work is not the host's CPU time.
 LONG_CALL_S = 0.001
 # The verdict's evidence is settled when the ratio lies beyond this factor of the budget, either side
 # (after `min_rounds`); nearer, rounds go on (to `max_rounds`, or `budget_s`).
@@ -65,6 +66,11 @@ def _timed_sample(call, k, clock=_perf_counter):
         out = call()
     _block(out)
     return (clock() - start) / k
+
+
+def _on_cpu() -> bool:
+    import jax
+    return jax.default_backend() == "cpu"
 
 
 def _compile_seconds(jitted, args):
@@ -163,7 +169,8 @@ def compare_timings(student, reference, factor, phase="run", min_rounds=5, max_r
     samples: dict = {"student": [], "reference": []}
     ratios: list = []
     traces = 0
-    out["clock"] = clock = "cpu" if longest >= LONG_CALL_S else "wall"
+    # (on a GPU/TPU the work is not the host's CPU time: there the wall clock, always)
+    out["clock"] = clock = "cpu" if longest >= LONG_CALL_S and _on_cpu() else "wall"
     started = _perf_counter()
     for i in range(max_rounds):
         order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
