@@ -1,8 +1,8 @@
 """What a performance verdict decides on, from synthetic samples (no test here depends on the
 machine's speed; the stability under real load is measured by benchmarks/perf_under_load.py).
 
-The verdict is the ratio of the two sides' fastest samples (`timing.fastest_ratio`): load only adds
-time to a sample, so a spike on either side moves neither side's fastest sample. The samples below
+The verdict is the ratio of the two sides' second-fastest samples (`timing.low_ratio`): load only adds
+time to a sample, so a spike on either side moves neither side's fastest samples. The samples below
 are what a loaded 2-core machine gives: most samples of one side lengthened, a few left whole.
 """
 from __future__ import annotations
@@ -32,11 +32,18 @@ def _median_paired(samples):   # the statistic before issue 36
     return statistics.median(s / r for s, r in zip(samples["student"], samples["reference"]))
 
 
-def test_the_statistic_is_the_ratio_of_the_fastest_samples():
-    assert timing.fastest_ratio(RIGHT_UNDER_LOAD) == pytest.approx(1.0)
-    assert timing.fastest_ratio(WRONG_UNDER_LOAD) == pytest.approx(5.0)
+def test_the_statistic_is_the_ratio_of_the_second_fastest_samples():
+    assert timing.low_ratio(RIGHT_UNDER_LOAD) == pytest.approx(1.02)
+    assert timing.low_ratio(WRONG_UNDER_LOAD) == pytest.approx(5.0)
     # the median of paired ratios, on the same samples, gives both verdicts the other way at 3x
     assert _median_paired(RIGHT_UNDER_LOAD) > 3 > _median_paired(WRONG_UNDER_LOAD)
+
+
+def test_one_sample_faster_than_the_rest_does_not_decide():
+    # XLA may run back-to-back calls side by side when a core frees up: one sample at half the cost
+    samples = {"student": [2.2e-4] * 20 + [1.28e-4], "reference": [4.9e-5] * 21}
+    assert timing.low_ratio(samples) == pytest.approx(2.2e-4 / 4.9e-5)
+    assert timing.low_ratio({"student": [2.0], "reference": [1.0]}) == 2.0
 
 
 def test_rounds_go_on_only_while_the_ratio_is_near_the_budget():
@@ -70,7 +77,7 @@ def test_a_verdict_far_from_the_budget_takes_min_rounds_and_one_near_it_more():
     assert len(near["ratios"]) == 21
     # a near verdict that the fastest samples settle stops there
     settling = timing.compare_timings(_side([2.6] * 6 + [1.0] * 30), _side([1.0] * 30), 3.0)
-    assert len(settling["ratios"]) == 7
+    assert len(settling["ratios"]) == 8   # the second sample of 1.0 settles it
 
 
 def test_calls_of_a_millisecond_or_more_are_timed_in_cpu_time_on_both_sides():
@@ -118,12 +125,12 @@ def test_a_wrong_answer_under_load_fails_with_its_evidence(timed):
     msg = timed(WRONG_UNDER_LOAD)
     # what was checked, both times, the ratio, the budget, how it was measured, and the fix
     assert msg.startswith("[check] run time of jax.jit(ema)"), msg
-    assert re.search(r"5 ms per call vs the reference's 1 ms: 5x, budget 3x \(the fastest sample of each, "
+    assert re.search(r"5 ms per call vs the reference's 1 ms: 5x, budget 3x \(the second-fastest sample of each, "
                      r"timed alternately in 5 rounds", msg), msg
     assert "fix: one scan over the rows" in msg, msg
-    assert "(the fastest sample of each, in CPU time, timed" in timed(WRONG_UNDER_LOAD, clock="cpu")
+    assert "(the second-fastest sample of each, in CPU time, timed" in timed(WRONG_UNDER_LOAD, clock="cpu")
     msg = timed(WRONG_UNDER_LOAD, phase="compile")
-    assert re.search(r"5 ms to trace and compile vs the reference's 1 ms: 5x, budget 3x \(the fastest of 5 "
+    assert re.search(r"5 ms to trace and compile vs the reference's 1 ms: 5x, budget 3x \(the second-fastest of 5 "
                      r"compiles", msg), msg
 
 
