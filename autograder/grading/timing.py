@@ -2,7 +2,8 @@
 
 `check.assert_runtime_within(fn, reference, ...)` compares the student's compiled function with a
 reference written in a (usually hidden) test cell, in one process, alternating the two sample by
-sample so that the load of a busy machine falls on both alike. (Timing the two in two processes
+sample so that both get the same chances of a quiet moment on a busy machine, and compares their
+second-fastest samples (`checks/timing.py`). (Timing the two in two processes
 was tried: on a loaded 2-core machine their paired ratios scattered from 0.3 to 7 for the same two
 programs, where one process keeps them within 20%.)
 
