@@ -15,6 +15,7 @@ from typing import Callable
 
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
+from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
@@ -64,20 +65,6 @@ def _shape_math_origin(f: Facts) -> str:
     if f.stmt.get("jitted_calls"):
         return f"the jitted `{f.stmt['jitted_calls'][0]}`"
     return f"`{arrays[0]}`" if arrays else "a `jnp` call"
-
-
-def _float_shape(f: Facts) -> str:
-    """The concrete shape holding a float that JAX's shape check quotes ('(3.0,)'), or ''."""
-    m = re.search(r"Shapes must be 1D sequences of concrete values of integer type, got (\([^()]*\d\.\d*[^()]*\))", f.text)
-    return m.group(1) if m else ""
-
-
-def _true_division(f: Facts) -> str:
-    """The student's line with its true divisions `/` made floor divisions `//`, or '' when it has none."""
-    code = f.stmt.get("at_line") or f.code
-    if not re.search(r"(?<![/*])/(?![/=])", code):
-        return ""
-    return re.sub(r"\s*(?<![/*])/(?![/=])\s*", " // ", code)
 
 
 def _jnp_shape(f: Facts) -> str:
