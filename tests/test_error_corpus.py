@@ -60,6 +60,11 @@ REVIEWED_ALTERNATIVES = {
     "batch_of_sequences": "'pad them to one shape first' is the maintainers' fix (`jnp.pad` to the longest); "
                           "the category's pattern wants the words 'same length'",
     "permuted_positions": "`jnp.arange(6)[i]` runs under jit; the maintainers wrote `lax.iota`, the same array",
+    # batch 7, read after its first run
+    "wrapped_positions": "the `functools.partial` the checks tried (`box=box_size` closed over before `jax.vmap`) "
+                         "runs and gives the maintainers' result; they passed it positionally, `in_axes=(0, None)`",
+    "log_density_slope": "'use `jnp.array` instead of `np.array`' is the maintainers' fix; the category's "
+                         "pattern misses the wording",
 }
 
 
@@ -80,12 +85,14 @@ def test_kernel_and_grader_tell_the_fix(told, batch):
         assert not wrong, "\n".join(f"{t.case.name}: {getattr(t, where)[-600:]}" for t in wrong)
 
 
-def test_the_sixth_batch_gets_no_wrong_fix(told):
-    """Batch 6 was written blind to the rules after batch 5's; its first run told 13 of 44, with 11 wrong
-    fixes (docs/STUDENTS.md), before and after the rules written for batch 5. The 90% bar is not claimed
-    for it; what the rules say about it must not be a wrong fix: every `fix:` line that is not the
-    maintainers' fix is a guess, or a working alternative read by hand."""
-    mine = [t for t in told if error_runs.batch_of(t.case) == "heldout_6"]
+@pytest.mark.parametrize("batch", ["heldout_6", "heldout_7"])
+def test_the_newer_batches_get_no_wrong_fix(told, batch):
+    """Batches 6 and 7 were written blind to the rules of their time. Batch 6's first run told 13 of
+    44, with 11 wrong fixes, before and after the rules written for batch 5; batch 7's told 22 of 46
+    before the rules2 merge and 24 of 46 after it, with 7 wrong (docs/STUDENTS.md). The 90% bar is not
+    claimed for them; what the rules say about them must not be a wrong fix: every `fix:` line that is
+    not the maintainers' fix is a guess, or a working alternative read by hand."""
+    mine = [t for t in told if error_runs.batch_of(t.case) == batch]
     assert len(mine) >= 40
     for where in ("kernel", "grader"):
         wrong = [t for t in mine if t.verdict(where) == "wrong" and t.case.name not in REVIEWED_ALTERNATIVES]

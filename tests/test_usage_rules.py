@@ -55,6 +55,26 @@ def _jvp(rule):
     return f
 
 
+_join = jnp.concatenate   # a JAX function handed to another one: its error is raised in JAX's code
+
+
+# each on its own line: the facts of a failing line are its whole statement
+def _scan_single_combine():
+    return lax.associative_scan(lambda a, b: jnp.dot(b, a), jnp.ones((5, 2, 2)))
+
+
+def _scan_batched_combine():
+    return lax.associative_scan(jax.vmap(lambda a, b: jnp.dot(b, a)), jnp.ones((5, 2, 2)))
+
+
+def _map_join():
+    return lax.map(_join, [jnp.ones((3, 2)), jnp.ones((3, 2, 1))])
+
+
+def _map_concatenate():          # the student's own concatenate: the plain concatenate rule
+    return lax.map(jnp.concatenate, [jnp.ones((3, 2)), jnp.ones((3, 2, 1))])
+
+
 @dataclasses.dataclass
 class Layer:                     # not registered as a pytree
     w: jax.Array
@@ -171,6 +191,9 @@ CASES = {
     "jvp-tangent": (lambda: jax.jvp(_jvp(lambda p, t: (jnp.sum(p[0]), t[0])), (x3,), (x3,)), ["float32[3]", "float32[]"],
                     lambda: jax.jvp(_jvp(lambda p, t: (jnp.sum(p[0]), jnp.sum(t[0]))), (x3,), (x3,))),
     "broadcast": (lambda: x3 + x4, ["(3,), (4,)", "[:, None]"], lambda: x3[:, None] + x4),
+    "associative-scan-combine": (_scan_single_combine, ["inside `lax.associative_scan`", "a guess", "jax.vmap(combine)"],
+                                 _scan_batched_combine),
+    "inside-transform": (_map_join, ["inside `lax.map`", "(2,), (2, 1)", "a guess"], _map_concatenate),
     "concatenate": (lambda: jnp.concatenate([jnp.ones((3, 2)), jnp.ones((3, 4))]), ["axis=1"],
                     lambda: jnp.concatenate([jnp.ones((3, 2)), jnp.ones((3, 4))], axis=1)),
     "stack": (lambda: jnp.stack([x3, x4]), ["(3,), (4,)"], lambda: jnp.concatenate([x3, x4])),
@@ -225,3 +248,39 @@ def test_a_rule_never_hides_an_error_it_cannot_read():
     """An error no rule knows gets no block (the kernel hook then adds nothing)."""
     assert _rule(lambda: {}["missing"]) == (None, "")
     assert diagnose.explanation_block(KeyError("missing")) is None
+
+
+def test_a_count_passed_as_the_key_is_told_the_key_comes_first():
+    """`jax.random.split(n)`: no key made from `n` would help; the count goes second."""
+    fires_with("key-from-int", lambda: jax.random.split(5), ["`jax.random.split(key, 5)`", "count second"])
+    text = fires_with("key-from-int", lambda: jax.random.normal(0, (2,)), ["jax.random.key(0)"])
+    assert "count second" not in text
+
+
+def test_a_float_size_is_not_blamed_on_jnp():
+    """A float shape from `/` is a float where an integer is needed, not shape arithmetic with `jnp`."""
+    sizes = jnp.ones(6)
+    fires_with("float-size", lambda: jnp.zeros(sizes.shape[0] / 2), ["(3.0,)", "`/`", "sizes.shape[0] // 2", "int()"])
+    text = fires_with("float-size", lambda: jnp.zeros((2, 3.5)), ["(2, 3.5)", "int()"])
+    assert "//" not in text                                  # no `/` on the line: no `//` to offer
+    assert _rule(lambda: jnp.zeros(sizes.shape[0] // 2))[0] is None
+    traced = jax.jit(lambda v, s: jnp.reshape(v, jnp.array(s)), static_argnums=1)
+    assert _rule(lambda: traced(sizes, (2, 3)))[0] == "shape-math-with-jnp"
+
+
+def test_a_shape_made_a_jnp_array_is_told_to_stay_a_tuple():
+    fires_with("shape-math-with-jnp",
+               lambda: jax.jit(lambda v, s: jnp.reshape(v, jnp.array(s)), static_argnums=1)(x3, (3, 1)),
+               ["`jnp.array(s)`", "`tuple(s)`"])
+    text = fires_with("shape-math-with-jnp", lambda: jax.jit(lambda v: jnp.zeros(jnp.sum(jnp.ones(3)).astype(int)))(x3),
+                      ["plain Python"])
+    assert "tuple(" not in text
+
+
+def test_a_traced_scan_length_is_told_fori_loop_and_the_generic_concrete_fix_is_a_guess():
+    fires_with("scan-length", lambda: jax.jit(lambda v, k: lax.scan(lambda c, _: (c * 2, None), v, None, length=k)[0])(1.0, 3),
+               ["`k` is a jit argument", "lax.fori_loop(0, k,"])
+    assert _rule(lambda: jax.jit(lambda v, k: lax.fori_loop(0, k, lambda i, c: c * 2, v))(1.0, 3)) == (None, "")
+    from autograder.checks import rules
+    from autograder.checks.trial_texts import GUESS
+    assert [r for r in rules.RULES if r.name == "concrete"][0].fix.startswith(GUESS)

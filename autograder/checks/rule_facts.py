@@ -95,3 +95,17 @@ class Rule:
     when: Callable[[Facts], bool]
     cause: str | Callable[[Facts], str]
     fix: str | Callable[[Facts], str]
+
+
+def float_shape(f: Facts) -> str:
+    """The concrete shape holding a float that JAX's shape check quotes ('(3.0,)'), or ''."""
+    m = re.search(r"Shapes must be 1D sequences of concrete values of integer type, got (\([^()]*\d\.\d*[^()]*\))", f.text)
+    return m.group(1) if m else ""
+
+
+def true_division(f: Facts) -> str:
+    """The student's line with its true divisions `/` made floor divisions `//`, or '' when it has none."""
+    code = f.stmt.get("at_line") or f.code
+    if not re.search(r"(?<![/*])/(?![/=])", code):
+        return ""
+    return re.sub(r"\s*(?<![/*])/(?![/=])\s*", " // ", code)

@@ -15,6 +15,7 @@ from typing import Callable
 
 from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
+from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
@@ -64,6 +65,24 @@ def _shape_math_origin(f: Facts) -> str:
     if f.stmt.get("jitted_calls"):
         return f"the jitted `{f.stmt['jitted_calls'][0]}`"
     return f"`{arrays[0]}`" if arrays else "a `jnp` call"
+
+
+def _jnp_shape(f: Facts) -> str:
+    """The name made a `jnp` array on the line (`jnp.array(s)`) when the traced value came from that
+    conversion (the origin JAX reports calls it) and a size call uses it; '' otherwise."""
+    m = re.search(r"jnp\.(?:array|asarray)\(\s*([\w.]+)\s*\)", f.code)
+    converted = any(c in ("jnp.array", "jnp.asarray") for o in f.desc.get("origin", []) for c in o.get("calls", []))
+    return m.group(1) if m and converted and _is_size_error(f) else ""
+
+
+def _shape_math_fix(f: Facts) -> str:
+    """A shape turned into a `jnp` array (`jnp.array(s)`) is traced under jit: keep it a tuple; other
+    shape arithmetic with `jnp`: plain Python or NumPy."""
+    if _jnp_shape(f):
+        return (f"pass the shape as a Python tuple, `tuple({_jnp_shape(f)})`, instead of `jnp.array({_jnp_shape(f)})`: "
+                f"a `jnp` array made inside a jitted function is traced, a tuple of ints stays static")
+    return ("do shape arithmetic in plain Python or NumPy, which stays static: `x.size + 1`, `max(n, 2)`, "
+            "`math.ceil(math.log2(n))`, `np.prod(x.shape)`; keep `jnp` for the array data")
 
 
 def _comes_from_operations(f: Facts) -> bool:
@@ -219,13 +238,26 @@ RULES: list[Rule] = [
          + f"pick a branch with `lax.switch(jnp.clip({f.arg}, 0, len(branches) - 1), branches, x)` "
            "(`jnp.clip` keeps the index in range)"),
     # ---- shapes and sizes
+    Rule("float-size", lambda f: f.is_("TypeError") and not f.is_(*_TRACER_ERRORS) and _float_shape(f),
+         lambda f: (f"a float where an integer size is needed: the shape {_float_shape(f)} holds a float"
+                    + (", and `/` always gives a float (`6 / 2` is `3.0`)" if _true_division(f) else "")),
+         lambda f: ((f"divide with `//`, which keeps integers integers: `{_true_division(f)}`; or "
+                     if _true_division(f) else "") + "wrap the size in `int()`, e.g. `jnp.zeros(int(n))`")),
     Rule("shape-math-with-jnp", lambda f: (_is_size_error(f) or f.is_("ConcretizationTypeError", "TracerIntegerConversionError"))
-         and _comes_from_operations(f),
-         lambda f: f"shape arithmetic done with {_shape_math_origin(f)} turns static numbers (shapes, "
-                   f"constants) into traced values, and {_size_user(f) if _is_size_error(f) else '`int()`'} "
-                   f"needs a concrete number",
-         "do shape arithmetic in plain Python or NumPy, which stays static: `x.size + 1`, `max(n, 2)`, "
-         "`math.ceil(math.log2(n))`, `np.prod(x.shape)`; keep `jnp` for the array data"),
+         and _comes_from_operations(f) and not _float_shape(f),
+         lambda f: (f"the shape `{_jnp_shape(f)}` is made a `jnp` array (`jnp.array({_jnp_shape(f)})`), which is "
+                    f"traced inside a jitted function, and a shape needs concrete numbers" if _jnp_shape(f) else
+                    f"shape arithmetic done with {_shape_math_origin(f)} turns static numbers (shapes, "
+                    f"constants) into traced values, and {_size_user(f) if _is_size_error(f) else '`int()`'} "
+                    f"needs a concrete number"),
+         _shape_math_fix),
+    Rule("scan-length", lambda f: f.is_("ConcretizationTypeError") and f.says(r"`length` argument to `scan`"),
+         lambda f: ("`lax.scan`'s `length=` must be a concrete Python int, "
+                    + (f"and `{f.arg}` is a jit argument, so it is traced" if f.arg else "and the value given is traced")),
+         lambda f: (f"loop with `lax.fori_loop(0, {f.arg or 'n'}, lambda i, carry: body, init)` (or `lax.while_loop`), which "
+                    "accepts a traced number of steps"
+                    + (f"; or, if `{f.arg}` is a true constant, make it static: "
+                       f"`jax.jit({f.fn}, static_argnames='{f.arg}')`" if f.arg and f.arg_is_python_scalar else ""))),
     Rule("nonzero-size", lambda f: f.is_("ConcretizationTypeError") and f.says(r"jnp\.nonzero|size argument|argwhere|flatnonzero|jnp\.unique|jnp\.compress"),
          "`jnp.nonzero` / one-argument `jnp.where` on a traced value: the output size depends on the values",
          "pass a static `size=` (and `fill_value=`), or rewrite with `jnp.where(cond, a, b)` and a cumulative sum"),
@@ -274,7 +306,8 @@ RULES: list[Rule] = [
          "dtype) and convert outside the jitted function; to look at it, use `jax.debug.print`"),
     Rule("concrete", lambda f: f.is_("ConcretizationTypeError"),
          "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
-         "stay in `jnp` (no `float()`/`.item()`); print with `jax.debug.print`; make true constants static"),
+         # the construct that needed the value is not known here: a menu, offered as a guess
+         guess("stay in `jnp` (no `float()`/`.item()`); print with `jax.debug.print`; make true constants static")),
     Rule("index-int", lambda f: f.is_("TracerIntegerConversionError"),
          "a traced value used as a Python int (e.g. `range(n)` or a list index)",
          lambda f: "use `lax.fori_loop(0, n, body, init)` for a traced bound"

@@ -9,6 +9,7 @@ in its cause and fix. Part of the one rule table of `rules.py` (`RULES`), in its
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .rule_facts import Facts, Rule
 from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
@@ -20,6 +21,39 @@ from .usage_texts import (  # the builders the rules name
 )
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
+# JAX functions that run the student's function (or their arrays) through JAX's own code: an error raised
+# there is about that call, not about an operation the student wrote
+_HIGHER_ORDER = ("associative_scan", "scan", "map", "vmap", "pmap", "jacfwd", "jacrev", "hessian", "fori_loop",
+                 "while_loop", "cond", "switch", "custom_root", "custom_linear_solve")
+# the student's own operations whose errors read like the ones raised inside those functions
+_OWN_JOINS = ("concatenate", "stack", "hstack", "vstack", "dstack", "column_stack", "append", "block", "r_", "c_")
+
+
+def _key_from_int_fix(f: Facts) -> str:
+    """`jax.random.split(n)` with one argument: the count was passed where the key goes (the key comes
+    first, so no key from that number would help); any other number where a key goes is a seed: make
+    the key from it."""
+    m = re.search(r"\b(?:random\.)?split\(\s*([\w.]+)\s*\)", f.code)
+    if (m and not re.search(r"key|seed|rng", m.group(1), re.I) and f.calls("jax.random.split", "random.split")
+            and f.says(r"Got -?\d+$")):
+        return (f"`jax.random.split` takes the key first and the count second: `jax.random.split(key, {m.group(1)})`; "
+                f"`{m.group(1)}` alone is taken as the key")
+    return ("make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass "
+            "the key; split it for more draws")
+
+
+def _associative_scan(f: Facts) -> str:
+    return next((c for c in f.stmt.get("calls", []) if c in ("lax.associative_scan", "jax.lax.associative_scan")), "")
+
+
+def _raised_inside(f: Facts) -> str:
+    """The higher-order JAX call on the line ('lax.associative_scan') when the line writes none of the
+    joining operations the error is about; '' otherwise."""
+    calls = f.stmt.get("calls", [])
+    if re.search(r"\b(%s)\b" % "|".join(_OWN_JOINS), f.code):   # called, or passed as the function
+        return ""
+    return next((c for c in calls if c.rsplit(".", 1)[-1] in _HIGHER_ORDER
+                 and c.rsplit(".", 1)[0] in ("jax", "lax", "jax.lax")), "")
 
 
 def _vmap_tried(fallback, principle=""):
@@ -177,8 +211,7 @@ USAGE_RULES: list[Rule] = [
          f.says(r"Got -?\d+$|key_data\.dtype = uint32; got dtype=(float|int|bool)"),
          lambda f: ("a plain number was passed where a PRNG key is expected" if f.says(r"Got -?\d+$") else
                     "an array of numbers was passed where a PRNG key is expected"),
-         "make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass the "
-         "key; split it for more draws"),
+         _key_from_int_fix),
     Rule("key-seeds", lambda f: f.says(r"^\w+ accepts a scalar seed, but was given an array of shape"),
          lambda f: (f"`jax.random.{_m(f, 'seed_maker', default='key')}` makes one key from one integer seed; it got an "
                     f"array of seeds of shape {_m(f, 'seed_shape')}"),
@@ -255,6 +288,21 @@ USAGE_RULES: list[Rule] = [
          lambda f: broadcast_fix(f, "give one of them an axis of size 1 where the other has its own: `a[:, None]` "
                                     "(a column) or `keepdims=True` on the reduction that made it, or transpose "
                                     "the one whose axes are swapped")),
+    Rule("associative-scan-combine", lambda f: bool(_raised_inside(f)) and bool(_associative_scan(f))
+         and f.says(r"^Cannot concatenate|^All input arrays must have the same shape|^dot_general requires|"
+                    r"^Incompatible shapes|^cannot reshape|different numbers of dim"),
+         lambda f: (f"the error is raised inside `{_associative_scan(f)}` (JAX's code, not an operation on your line): "
+                    f"it calls your combine function on whole batches of elements stacked along axis 0, not on one "
+                    f"pair of elements, so a combine written for single elements gets arrays with an extra axis"),
+         guess("write the combine for batches: vectorize it with `jax.vmap`, "
+               "`lax.associative_scan(jax.vmap(combine), elems)`, or write it with `...`-broadcasting operations "
+               "(`jnp.matmul`, `@`) that act on the last axes")),
+    Rule("inside-transform", lambda f: bool(_raised_inside(f))
+         and f.says(r"^Cannot concatenate arrays with (shapes that differ|different numbers of dim)"),
+         lambda f: (f"the error is raised inside `{_raised_inside(f)}` (JAX's code: no concatenate is written on your line); "
+                    f"arrays of shapes {_m(f, 'concat_ndims') or _m(f, 'concat_shapes')} met there"),
+         lambda f: guess(f"check what you pass to `{_raised_inside(f)}` against what its documentation expects of the "
+                         f"function and its arguments (their shapes and the axes it maps or scans over)")),
     Rule("concatenate", lambda f: f.says(r"^Cannot concatenate arrays with (shapes that differ|different numbers of dim)"),
          lambda f: (f"arrays of shapes {_m(f, 'concat_ndims')} have different numbers of axes"
                     if f.says("different numbers of dim") else
