@@ -167,3 +167,12 @@ def test_retrace_reasons_are_read_whatever_the_wording_and_dtype(reasons):
     from autograder.checks.diagnose import explain_retrace
     cause, _ = explain_retrace(None, reasons)
     assert cause == "the shape or dtype of an argument changes between calls"
+
+
+def test_a_compiled_extensions_frame_is_not_the_students_line():
+    """NumPy's random module is Cython: its frames name their .pyx source by a relative path, which
+    no library marker matches; the student's line is the one that called it (batch 7's host_centroids)."""
+    from autograder.checks.facts import is_student_frame
+    assert not is_student_frame("numpy/random/_mt19937.pyx")
+    assert not is_student_frame("numpy/random/mtrand.pyx")
+    assert is_student_frame("/tmp/ipykernel_4242/1234.py") and is_student_frame("/home/alice/work/helpers.py")

@@ -25,8 +25,8 @@ _STDLIB = os.path.dirname(os.__file__)
 
 def is_student_frame(filename: str) -> bool:
     """Student code is any frame outside the libraries and the standard library."""
-    if not filename or filename.startswith("<frozen"):
-        return False
+    if not filename or filename.startswith("<frozen") or filename.endswith((".pyx", ".pxd", ".pxi")):
+        return False      # (a compiled extension's frame names its Cython source: NumPy's random)
     if filename.startswith(_STDLIB) and os.sep + "site-packages" + os.sep not in filename:
         return False
     return not any(m in filename for m in _LIBRARY_MARKERS)
