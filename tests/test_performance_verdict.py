@@ -90,6 +90,16 @@ def test_calls_of_a_millisecond_or_more_are_timed_in_cpu_time_on_both_sides():
     assert result["clock"] == "cpu" and set(mine) == set(ref) == {"cpu"}
 
 
+def test_a_program_that_runs_code_outside_xla_keeps_the_wall_clock():
+    """A host callback's work may run in another process (a pool, a subprocess), which this process's
+    CPU time does not see: timed in CPU time, such a program could hide its cost and pass."""
+    mine, ref = [], []
+    record, steps = _side([1.0] * 30, 8e-3, clocks=mine)
+    record = {**record, "summary": {**SUMMARY, "primitives": {**SUMMARY["primitives"], "pure_callback": 1}}}
+    result = timing.compare_timings((record, steps), _side([1.0] * 30, 8e-3, clocks=ref), 3.0)
+    assert result["clock"] == "wall" and set(mine) == set(ref) == {"wall"}
+
+
 def _result(samples, phase="run"):
     return {"ok": True, "phase": phase, "not_timed": None, "summary": {"student": SUMMARY, "reference": SUMMARY},
             "trace_s": {"student": 0.01, "reference": 0.01}, "samples": samples, "ratios": [],

@@ -35,6 +35,10 @@ MAX_REPEATS = 10
 # Short calls keep the wall clock: their CPU time would count the threads that dispatch them; so do
 # accelerators, whose work is not the host's CPU time.
 LONG_CALL_S = 0.001
+# Steps of a program that run code outside XLA. What such code does may happen in another process
+# (a pool, a subprocess), which this process's CPU time does not count, so a student's program
+# with one is timed on the wall clock: its CPU time could hide its cost (a false pass).
+LEAVES_XLA = ("pure_callback", "io_callback", "debug_callback", "ffi_call")
 # The verdict's evidence is settled when the ratio lies beyond this factor of the budget, either side
 # (after `min_rounds`); nearer, rounds go on (to `max_rounds`, or `budget_s`).
 NEAR = 1.5
@@ -180,7 +184,8 @@ def compare_timings(student, reference, factor, phase="run", min_rounds=5, max_r
     ratios: list = []
     traces = 0
     # (on a GPU/TPU the work is not the host's CPU time: there the wall clock, always)
-    out["clock"] = clock = "cpu" if longest >= LONG_CALL_S and _on_cpu() else "wall"
+    outside = any(p in out["summary"]["student"]["primitives"] for p in LEAVES_XLA)
+    out["clock"] = clock = "cpu" if longest >= LONG_CALL_S and _on_cpu() and not outside else "wall"
     started = _perf_counter()
     for i in range(max_rounds):
         order = ("student", "reference") if i % 2 == 0 else ("reference", "student")
