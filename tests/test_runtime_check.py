@@ -60,6 +60,16 @@ def rejits(x):
     def host(v):
         return np.asarray(jax.jit(lambda u: 2.0 * jnp.sin(u))(v))
     return jax.pure_callback(host, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+
+
+def offloaded(x):
+    """The right values, but each call first spends tens of milliseconds in a child process, whose CPU
+    time is not this process's: timed in CPU time, it would cost what the reference costs."""
+    def host(v):
+        import subprocess
+        subprocess.run(["sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"], check=True)
+        return (2.0 * np.sin(np.asarray(v))).astype(v.dtype)
+    return jax.pure_callback(host, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
 '''
 
 
@@ -191,3 +201,11 @@ def test_a_budget_can_differ_per_backend(local_fns):
         assert performance._budget({"cpu": 2, "default": 7}) == 7.0 and performance._budget({"cpu": 2, "tpu": 9}) == 9.0
     finally:
         check.ACTUAL_BACKEND = saved
+
+
+def test_work_moved_to_another_process_by_a_host_callback_is_still_timed(local_fns):
+    """A CPU-time clock would not see the child's work (a false pass): such a program keeps the wall
+    clock, and its tens of milliseconds against the reference's one fail the 3x budget."""
+    msg = verdict(local_fns["offloaded"], X)
+    assert msg.startswith("[check] run time of jax.jit(offloaded)"), msg
+    assert "CPU time" not in msg, msg
