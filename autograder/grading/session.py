@@ -88,9 +88,11 @@ class GradingSession:
         self.clean_session: GradingSession | None = None   # started at the first tainted visible failure
         self._cell_file, self._cell_hidden = "", set()     # the test cell running, and its hidden lines
         if not clean and timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
-            # no compile cache there: a compile-time budget is measured from a cold compile
-            self.timing = timing.TimingWorker(dataclasses.replace(self.limits, compile_cache=False),
-                                              self.hide, assignment.setup_cells)
+            # no compile cache there (a compile-time budget is measured from a cold compile), and every
+            # XLA optimization (a run-time budget times what the student would run: compile_effort.py)
+            self.timing = timing.TimingWorker(
+                dataclasses.replace(self.limits, compile_cache=False, quick_compiles=False),
+                self.hide, assignment.setup_cells)
 
     # ------------------------------------------------------------------ worker lifecycle
     def _make_handle(self, node):

@@ -11,6 +11,7 @@
 - `memlimit`     the memory cap a worker gets (RLIMIT_AS, a cgroup, RLIMIT_DATA)
 - `devices`      the accelerators a worker gets
 - `compile_cache` the batch's sealed compile cache, read by a worker but never written
+- `compile_effort` correctness workers on the CPU compile without XLA's costly passes
 - `procs`        processes read from /proc; prctl options
 
 Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.inside`

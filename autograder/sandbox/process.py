@@ -50,7 +50,7 @@ import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 
-from . import compile_cache, devices, memlimit, procs
+from . import compile_cache, compile_effort, devices, memlimit, procs
 from .host import UidLease, make_scratch
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
 
@@ -73,6 +73,7 @@ class Limits:
     compile_cache: bool = False     # the grader's compile cache (compile_cache.py); for a batch,
     compile_cache_folder: str = ""  # the folder of the references' compiles
     compile_cache_digest: str = ""  # and its manifest's digest (grading/batch_cache.py)
+    quick_compiles: bool = True     # on the CPU, XLA without its costly passes (compile_effort.py)
     reference_timeouts: bool = True  # shorter timeouts per cell from what the references cost,
     cell_timeouts: dict | None = None  # {grade_id: seconds} as the batch's builder measured (grading/timeouts.py)
     # benchmarks/sandbox_overhead.py only (set by the grader's caller): PROTECTIONS left off, to time each
@@ -183,10 +184,9 @@ class WorkerProcess:
             lifeline_fd = theirs.detach()
             child_fds.append(lifeline_fd)
         out, err = open(self.stdout_path, "wb"), open(self.stderr_path, "wb")
-        # MALLOC_ARENA_MAX: glibc reserves 64 MB of address space per malloc arena, up to 8 per core,
-        # and XLA starts a thread pool per core: on a 16-core lab machine a CPU worker under its 4 GB
-        # RLIMIT_AS could not start XLA's threads ("cannot allocate memory for thread-local data").
-        # Two arenas keep a worker's address space near its memory use (1.5 GB -> 0.6 GB measured).
+        # MALLOC_ARENA_MAX: glibc reserves 64 MB of address space per malloc arena, up to 8 per core, and
+        # XLA starts a thread pool per core: on a 16-core lab machine a CPU worker under its 4 GB RLIMIT_AS
+        # could not start XLA's threads. Two arenas keep its address space near its use (1.5 -> 0.6 GB).
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work, "LANG": "C.UTF-8",
                "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
                "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
@@ -203,7 +203,7 @@ class WorkerProcess:
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
         cache_fd, cache_env, hide = compile_cache.for_worker(limits, hide, self.isolation == "userns")
-        env.update({**cache_env, **(env_extra or {})})
+        env.update({**cache_env, **compile_effort.for_worker(limits), **(env_extra or {})})
         channels = [req_r, rep_w, alarm_w, *([cache_fd] if cache_fd is not None else [])]
         child_fds += channels[3:]
         reachable = [*_python_roots()]

@@ -105,7 +105,8 @@ class Worker:
         if self.snapshot is not None:
             return
         import jax
-        from . import compile_cache
+        from . import compile_cache, compile_effort
+        compile_effort.apply()   # before the cache: its entries are keyed with the compile options
         self.compile_cache = compile_cache.install_from_environment()
         from ..checks import diagnose, evidence
         from . import integrity
@@ -219,8 +220,9 @@ def _block_until_ready(value):
 
 
 def main():
-    from . import compile_cache
+    from . import compile_cache, compile_effort
     compile_cache.take_environment()
+    compile_effort.take_environment()
     scratch = os.getcwd()
     Worker(scratch).serve()
 

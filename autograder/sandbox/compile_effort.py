@@ -1,0 +1,56 @@
+"""How hard XLA optimizes what a correctness worker compiles: on the CPU, without its costly passes.
+
+Why: most of grading a notebook is XLA compiling small programs (the student's, the references', the
+test cells' eager operations) that then run once or twice on small arrays. Most of each compile is
+LLVM optimizing machine code that never runs long enough to repay it. JAX's
+`jax_disable_most_optimizations` (XLA's backend optimization level 0, LLVM's expensive passes off)
+skips that: about 0.45x the compile time of a 12-layer gradient program on this course's CPU machine
+(benchmarks/compile_effort.py measures it per assignment).
+
+What it does not change: XLA's own HLO passes (fusion, algebraic simplification) still run, and
+floating point stays strict (XLA's CPU fast math is off by default), so a program computes what it
+computes fully optimized, or within its last bits: reductions, matmuls, cumulative sums, gradients and
+transcendental functions over 400,000 values came out bitwise identical, and over the course's
+batches one printed value moved (a known-wrong `train_step`'s loss, in its seventh digit). Traces,
+jaxprs and compile counts (what the jit, retrace and structure checks read) do not depend on it. tests/test_course.py checks the
+verdicts cell by cell against `nbgrader autograde`, whose kernel compiles with every optimization.
+
+Who keeps every optimization: the timing worker (a performance check times what a student would run:
+`Limits.quick_compiles` is off there), the student's own kernel, and accelerators (the setting is
+applied where the worker's JAX runs on the CPU only). The builder of a batch's compile cache is a
+correctness worker, so its entries are keyed with the same compile options the workers look up.
+
+The grader sets `ENV` for the worker; the worker reads and removes it at its start (`take_environment`,
+so student code does not find it, and its name does not name the grader) and applies it once JAX is
+imported, before any student code (`apply`).
+"""
+from __future__ import annotations
+
+import os
+
+ENV = "XLA_QUICK_COMPILES"
+
+_asked = False
+
+
+def for_worker(limits) -> dict[str, str]:
+    """The grader's side: the environment that asks a worker of `limits` for quick compiles."""
+    return {ENV: "1"} if limits.quick_compiles else {}
+
+
+def take_environment():
+    """In a worker, at its start: remember whether the grader asked, and remove the variable."""
+    global _asked
+    _asked = os.environ.pop(ENV, "") == "1"
+
+
+def apply() -> bool:
+    """In a worker, once JAX is imported and before student code: compile without XLA's costly
+    passes if the grader asked and JAX runs on the CPU. Returns whether it did."""
+    if not _asked:
+        return False
+    import jax
+    if jax.default_backend() != "cpu":
+        return False
+    jax.config.update("jax_disable_most_optimizations", True)
+    return True

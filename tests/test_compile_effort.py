@@ -1,0 +1,78 @@
+"""Correctness workers on the CPU compile without XLA's costly passes; the timing worker compiles with
+all of them (`sandbox/compile_effort.py`). Whether a verdict moves with it is checked on the whole
+course by tests/test_course.py (the CLI against `nbgrader autograde`, whose kernel optimizes fully)."""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import nbformat
+
+from support.notebooks import code_cell, make_notebook
+
+REPORT = ("import os, jax\n"
+          "def report():\n"
+          "    return [bool(jax.config.read('jax_disable_most_optimizations')),\n"
+          "            any('QUICK' in name for name in os.environ)]\n")
+
+
+def _report(limits) -> list:
+    from autograder.sandbox.process import WorkerProcess
+    from autograder.sandbox.wire import dumps_request
+    worker = WorkerProcess(limits, [])
+    try:
+        # a setup cell (trusted) first, as every grading sends: the worker applies its settings after it
+        assert worker.request({"op": "exec", "grade_id": "setup", "source": "import jax", "trusted": True}, 60, None)["ok"]
+        assert worker.request({"op": "exec", "grade_id": "report", "source": REPORT}, 60, None)["ok"]
+        return worker.request({"op": "call", "target": ("name", "report"), "args": dumps_request(((), {}))},
+                              60, None)["value"]
+    finally:
+        worker.close()
+
+
+def test_a_worker_compiles_quickly_when_asked_and_student_code_finds_no_variable(limits):
+    assert limits.quick_compiles                                   # the default
+    assert _report(limits) == [True, False]
+    assert _report(dataclasses.replace(limits, quick_compiles=False)) == [False, False]
+
+
+# A student whose answer depends on how its worker compiles: right with quick compiles, wrong (and
+# slow) with full ones. Its correctness cell passes only in a quick worker; its performance cell
+# finds a program other than the one graded only in a fully optimizing one.
+SOLUTION = ("QUICK = jax.config.read('jax_disable_most_optimizations')\n\n"
+            "def wave(x):\n"
+            "    ### BEGIN SOLUTION\n"
+            "    if QUICK:\n"
+            "        return jnp.sin(x)\n"
+            "    slow = jax.lax.fori_loop(0, 200_000, lambda i, v: v + 0.0 * jnp.sin(v), x)\n"
+            "    return jnp.sin(slow) + 1.0\n"
+            "    ### END SOLUTION\n")
+
+
+def _cells():
+    return [
+        code_cell("import jax\nimport jax.numpy as jnp\nfrom autograder import check", "setup"),
+        code_cell(SOLUTION, "wave", role="solution"),
+        code_cell("check.assert_close(wave(jnp.arange(3.0)), jnp.sin(jnp.arange(3.0)), what='wave(x)')",
+                  "wave_correctness", role="test", points=1),
+        code_cell("check.assert_runtime_within(wave, jnp.sin, (jnp.arange(3.0),), 3, what='x of shape (3,)')",
+                  "wave_performance", role="test", points=1),
+    ]
+
+
+def test_the_correctness_worker_compiles_quickly_and_the_timing_worker_fully(tmp_path, limits):
+    from autograder.course import Course
+    from autograder.grading.grade import grade_notebook
+    root = tmp_path / "course"
+    (root / "source" / "wave").mkdir(parents=True)
+    shutil.copy(Path(__file__).resolve().parent.parent / "nbgrader_config.py", root / "nbgrader_config.py")
+    nbformat.write(make_notebook(_cells()), str(root / "source" / "wave" / "wave.ipynb"))
+    student = tmp_path / "submitted" / "wave.ipynb"
+    student.parent.mkdir(parents=True)
+    nbformat.write(make_notebook(_cells()), str(student))
+    result = grade_notebook(student, Course(root), "wave", limits).to_json()
+    verdicts = {c["name"]: (c["passed"], c["message"]) for e in result["exercises"].values() for c in e["checks"]}
+    assert verdicts["wave_correctness"][0], verdicts["wave_correctness"][1]
+    passed, message = verdicts["wave_performance"]
+    assert not passed and "computes something else than the reference" in message, message
