@@ -1,0 +1,99 @@
+"""An eighth held-out batch (part 1: vmap, grad, loops, branches, pytrees), written blind to the rules; work in progress.
+"""
+from __future__ import annotations
+
+import dataclasses  # noqa: F401  (a name the cases may use)
+import functools  # noqa: F401  (a name the cases may use)
+from typing import NamedTuple  # noqa: F401  (a name the cases may use)
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from .corpus import error_case
+
+
+# ====================================================================== vmap
+@error_case(family="vmap", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/jax-ml/jax/issues/1162",
+            line="return jax.vmap(lambda row, v: np.vdot(row, v), in_axes=(0, None))(mat, vec)",
+            fixed="return jax.vmap(lambda row, v: jnp.vdot(row, v), in_axes=(0, None))(mat, vec)",
+            args=lambda: (jnp.array([[1.0, 0.0, 2.0], [0.5, 1.5, -1.0]]), jnp.array([2.0, 1.0, 0.5])))
+def matrix_vector_by_rows(mat, vec):
+    return jax.vmap(lambda row, v: np.vdot(row, v), in_axes=(0, None))(mat, vec)
+
+
+@error_case(family="vmap", fix="in-axes-tuple", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/18550",
+            line="return jax.vmap(lambda batch: batch['signal'] * batch['gain'], in_axes={'signal': 0, 'gain': None})(readings)",
+            fixed="return jax.vmap(lambda batch: batch['signal'] * batch['gain'], in_axes=({'signal': 0, 'gain': None},))(readings)",
+            args=lambda: ({'signal': jnp.arange(6.0).reshape(3, 2), 'gain': jnp.array([1.0, 0.5])},))
+def scaled_readings(readings):
+    return jax.vmap(lambda batch: batch['signal'] * batch['gain'], in_axes={'signal': 0, 'gain': None})(readings)
+
+
+@error_case(family="vmap", fix="stack-leaves", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/7430",
+            line="return jax.vmap(lambda x, p: p['slope'] * x + p['offset'], in_axes=(0, 0))(xs, lines)",
+            fixed="return jax.vmap(lambda x, p: p['slope'] * x + p['offset'], in_axes=(0, 0))(xs, jax.tree.map(lambda *v: jnp.stack(v), *lines))",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0]), [{'slope': 2.0, 'offset': 0.5}, {'slope': -1.0, 'offset': 1.0}, {'slope': 0.5, 'offset': 0.0}]))
+def evaluate_lines(xs, lines):
+    return jax.vmap(lambda x, p: p['slope'] * x + p['offset'], in_axes=(0, 0))(xs, lines)
+
+
+# ====================================================================== grad
+@error_case(family="grad", fix="int-index", raises="TypeError",
+            source="https://github.com/pyro-ppl/numpyro/issues/541",
+            line="chosen = jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0]",
+            fixed="chosen = jnp.take_along_axis(log_probs, jnp.asarray(actions, dtype=jnp.int32)[:, None], axis=1)[:, 0]",
+            args=lambda: (jnp.array([[0.1, 0.5, -0.2], [0.3, 0.0, 1.0]]), jnp.array([2.0, 0.0]), jnp.array([1.0, -0.5])))
+def policy_gradient(logits, actions, returns):
+    def surrogate(lg):
+        log_probs = jax.nn.log_softmax(lg)
+        chosen = jnp.take_along_axis(log_probs, actions[:, None], axis=1)[:, 0]
+        return -jnp.mean(returns * chosen)
+    return jax.grad(surrogate)(logits)
+
+
+@error_case(family="grad", fix="no-float-cast", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/2783",
+            line="return jax.grad(lambda v: v if float(v) >= 0.0 else -v)(x)",
+            fixed="return jax.grad(lambda v: v if v.astype(float) >= 0.0 else -v)(x)",
+            args=lambda: (jnp.float32(-2.5),))
+def absolute_slope(x):
+    return jax.grad(lambda v: v if float(v) >= 0.0 else -v)(x)
+
+
+# ====================================================================== loops
+@error_case(family="loops", fix="dynamic_slice", raises="IndexError",
+            source="https://github.com/jax-ml/jax/pull/39508",
+            line="return lax.fori_loop(0, signal.shape[0] - width + 1, lambda i, acc: jnp.maximum(acc, jnp.sum(signal[i:i + width])), -jnp.inf)",
+            fixed="return lax.fori_loop(0, signal.shape[0] - width + 1, lambda i, acc: jnp.maximum(acc, jnp.sum(lax.dynamic_slice(signal, (i,), (width,)))), -jnp.inf)",
+            args=lambda: (jnp.array([0.5, 2.0, -1.0, 3.0, 1.5, 0.0]), 3))
+def best_window_sum(signal, width):
+    return lax.fori_loop(0, signal.shape[0] - width + 1, lambda i, acc: jnp.maximum(acc, jnp.sum(signal[i:i + width])), -jnp.inf)
+
+
+# ====================================================================== branches
+@error_case(family="branches", fix="logical", raises="TracerBoolConversionError",
+            source="https://github.com/google/jaxopt/pull/350",
+            line="return jax.jit(lambda s, bad: lax.cond(not stop_on_failure | ~bad, lambda v: 0.5 * v, lambda v: v, s))(step_size, failed)",
+            fixed="return jax.jit(lambda s, bad: lax.cond(jnp.logical_or(not stop_on_failure, ~bad), lambda v: 0.5 * v, lambda v: v, s))(step_size, failed)",
+            args=lambda: (1.0, jnp.array(True), False))
+def next_step_size(step_size, failed, stop_on_failure):
+    return jax.jit(lambda s, bad: lax.cond(not stop_on_failure | ~bad, lambda v: 0.5 * v, lambda v: v, s))(step_size, failed)
+
+
+# ====================================================================== pytrees
+@error_case(family="pytrees", fix="none-leaf", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/5311",
+            line="return jax.tree.map(lambda layer: layer._replace(w=scale * layer.w), model)",
+            fixed="return jax.tree.map(lambda layer: layer._replace(w=scale * layer.w), model, is_leaf=lambda n: isinstance(n, Dense))",
+            args=lambda: ({'encoder': [jnp.ones((2, 3)), jnp.zeros(3)], 'head': [jnp.eye(3), jnp.ones(3)]}, 0.5))
+def rescaled_weights(raw, scale):
+    class Dense(NamedTuple):
+        w: jax.Array
+        b: jax.Array
+    model = {name: Dense(*wb) for name, wb in raw.items()}
+    return jax.tree.map(lambda layer: layer._replace(w=scale * layer.w), model)
