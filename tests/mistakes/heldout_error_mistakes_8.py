@@ -42,6 +42,20 @@ def evaluate_lines(xs, lines):
     return jax.vmap(lambda x, p: p['slope'] * x + p['offset'], in_axes=(0, 0))(xs, lines)
 
 
+@error_case(family="vmap", fix="stack-leaves", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/3102",
+            line="return jax.vmap(lambda leg: jnp.sum(leg.start + leg.stop) * leg.count)(legs)",
+            fixed="return jax.vmap(lambda leg: jnp.sum(leg.start + leg.stop) * leg.count)(Leg(*map(jnp.stack, zip(*legs))))",
+            args=lambda: ([(jnp.full(3, 1.0), jnp.zeros(3), 2), (jnp.full(3, 0.5), jnp.ones(3), 1), (jnp.zeros(3), jnp.full(3, 2.0), 3)],))
+def leg_costs(rows):
+    class Leg(NamedTuple):
+        start: jax.Array
+        stop: jax.Array
+        count: int
+    legs = [Leg(*row) for row in rows]
+    return jax.vmap(lambda leg: jnp.sum(leg.start + leg.stop) * leg.count)(legs)
+
+
 # ====================================================================== grad
 @error_case(family="grad", fix="int-index", raises="TypeError",
             source="https://github.com/pyro-ppl/numpyro/issues/541",
@@ -75,6 +89,15 @@ def best_window_sum(signal, width):
     return lax.fori_loop(0, signal.shape[0] - width + 1, lambda i, acc: jnp.maximum(acc, jnp.sum(signal[i:i + width])), -jnp.inf)
 
 
+@error_case(family="loops", fix="static-arg", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/pull/23228",
+            line="return jax.jit(lambda v, n: lax.scan(lambda c, _: (c * ratio, c), v, None, length=n)[1])(first, n_terms)",
+            fixed="return jax.jit(lambda v, n: lax.scan(lambda c, _: (c * ratio, c), v, None, length=n)[1], static_argnums=1)(first, n_terms)",
+            args=lambda: (2.0, 4, 0.5))
+def geometric_terms(first, n_terms, ratio):
+    return jax.jit(lambda v, n: lax.scan(lambda c, _: (c * ratio, c), v, None, length=n)[1])(first, n_terms)
+
+
 # ====================================================================== branches
 @error_case(family="branches", fix="logical", raises="TracerBoolConversionError",
             source="https://github.com/google/jaxopt/pull/350",
@@ -83,6 +106,19 @@ def best_window_sum(signal, width):
             args=lambda: (1.0, jnp.array(True), False))
 def next_step_size(step_size, failed, stop_on_failure):
     return jax.jit(lambda s, bad: lax.cond(not stop_on_failure | ~bad, lambda v: 0.5 * v, lambda v: v, s))(step_size, failed)
+
+
+@error_case(family="branches", fix="host-numpy-check", raises="TracerBoolConversionError",
+            source="https://github.com/pyro-ppl/numpyro/pull/821",
+            line="if np.all(shape_params <= 0):",
+            fixed="if np.all(np.less_equal(shape_params, 0)):",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]), jnp.array([1.5, 0.2, 3.0])))
+def tail_adjusted(x, shape_params):
+    def adjusted(v):
+        if np.all(shape_params <= 0):
+            return v - shape_params
+        return v + shape_params
+    return jax.jit(adjusted)(x)
 
 
 # ====================================================================== pytrees
@@ -97,3 +133,20 @@ def rescaled_weights(raw, scale):
         b: jax.Array
     model = {name: Dense(*wb) for name, wb in raw.items()}
     return jax.tree.map(lambda layer: layer._replace(w=scale * layer.w), model)
+
+
+@error_case(family="pytrees", fix="aux-to-children", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/798",
+            line="return first + jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))",
+            fixed="split, join = (lambda f: ((f.values, f.mask), None)), (lambda aux, ch: Field(*ch)); return jax.jit(energy)(Field(values, jnp.asarray(mask_rows))) + jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))",
+            args=lambda: (jnp.array([2.0, 1.0, 3.0]), [1.0, 0.0, 1.0]))
+def masked_energy(values, mask_rows):
+    class Field:
+        def __init__(self, values, mask):
+            self.values, self.mask = values, mask
+    jax.tree_util.register_pytree_node(Field, lambda f: split(f), lambda aux, ch: join(aux, ch))
+    split = lambda f: ((f.values,), f.mask)  # noqa: E731
+    join = lambda aux, ch: Field(ch[0], aux)  # noqa: E731
+    energy = lambda f: jnp.sum(f.values * f.mask)  # noqa: E731
+    first = jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))
+    return first + jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))
