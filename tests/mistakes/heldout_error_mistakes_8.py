@@ -56,6 +56,15 @@ def leg_costs(rows):
     return jax.vmap(lambda leg: jnp.sum(leg.start + leg.stop) * leg.count)(legs)
 
 
+@error_case(family="vmap", fix="in-axes-prefix", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/9372",
+            line="return jax.vmap(lambda p: p['hidden'][0] * p['hidden'][2] + p['out'][1], in_axes=({'hidden': (0, 0, None), 'out': (0,)},))(members)",
+            fixed="return jax.vmap(lambda p: p['hidden'][0] * p['hidden'][2] + p['out'][1], in_axes=({'hidden': (0, 0, None), 'out': (0, 0, None)},))(members)",
+            args=lambda: ({'hidden': (jnp.ones((4, 3)), jnp.zeros((4, 3)), 0.5), 'out': (jnp.ones((4, 3)), jnp.full((4, 3), 2.0), 1.0)},))
+def ensemble_readout(members):
+    return jax.vmap(lambda p: p['hidden'][0] * p['hidden'][2] + p['out'][1], in_axes=({'hidden': (0, 0, None), 'out': (0,)},))(members)
+
+
 # ====================================================================== grad
 @error_case(family="grad", fix="int-index", raises="TypeError",
             source="https://github.com/pyro-ppl/numpyro/issues/541",
@@ -79,6 +88,15 @@ def absolute_slope(x):
     return jax.grad(lambda v: v if float(v) >= 0.0 else -v)(x)
 
 
+@error_case(family="grad", fix="complex-input", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/3121",
+            line="return jax.jacrev(lambda u: coupling @ u, holomorphic=True)(amplitudes)",
+            fixed="return jax.jacrev(lambda u: coupling @ u, holomorphic=True)(amplitudes.astype(jnp.complex64))",
+            args=lambda: (jnp.array([[0.0, 1.0], [1.0, 0.0]]), jnp.array([0.6, 0.8])))
+def coupling_jacobian(coupling, amplitudes):
+    return jax.jacrev(lambda u: coupling @ u, holomorphic=True)(amplitudes)
+
+
 # ====================================================================== loops
 @error_case(family="loops", fix="dynamic_slice", raises="IndexError",
             source="https://github.com/jax-ml/jax/pull/39508",
@@ -96,6 +114,15 @@ def best_window_sum(signal, width):
             args=lambda: (2.0, 4, 0.5))
 def geometric_terms(first, n_terms, ratio):
     return jax.jit(lambda v, n: lax.scan(lambda c, _: (c * ratio, c), v, None, length=n)[1])(first, n_terms)
+
+
+@error_case(family="loops", fix="static-loop-bounds", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/16150",
+            line="return jax.jit(lambda r, m: jax.grad(lambda q: lax.fori_loop(0, m, lambda i, v: v * (1.0 + q), principal))(r))(rate, n_periods)",
+            fixed="return jax.jit(lambda r, m: jax.grad(lambda q: lax.fori_loop(0, m, lambda i, v: v * (1.0 + q), principal))(r), static_argnums=1)(rate, n_periods)",
+            args=lambda: (0.05, 4, 100.0))
+def compound_growth_slope(rate, n_periods, principal):
+    return jax.jit(lambda r, m: jax.grad(lambda q: lax.fori_loop(0, m, lambda i, v: v * (1.0 + q), principal))(r))(rate, n_periods)
 
 
 # ====================================================================== branches
@@ -119,6 +146,15 @@ def tail_adjusted(x, shape_params):
             return v - shape_params
         return v + shape_params
     return jax.jit(adjusted)(x)
+
+
+@error_case(family="branches", fix="select-where", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/8843",
+            line="return lax.select(steps >= limit, jnp.full(steps.shape, -1), scores)",
+            fixed="return jnp.where(steps >= limit, jnp.full(steps.shape, -1), scores)",
+            args=lambda: (jnp.array([3, 12, 7]), jnp.array([0.5, 0.9, 0.2]), 10))
+def capped_scores(steps, scores, limit):
+    return lax.select(steps >= limit, jnp.full(steps.shape, -1), scores)
 
 
 # ====================================================================== pytrees
