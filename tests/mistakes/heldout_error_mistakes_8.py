@@ -97,6 +97,15 @@ def coupling_jacobian(coupling, amplitudes):
     return jax.jacrev(lambda u: coupling @ u, holomorphic=True)(amplitudes)
 
 
+@error_case(family="grad", fix="holomorphic-flag", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/610",
+            line="return jax.jacfwd(lambda z: z * z + shift * z)(impedances)",
+            fixed="return jax.jacfwd(lambda z: z * z + shift * z, holomorphic=True)(impedances)",
+            args=lambda: (jnp.array([1.0 + 1.0j, 0.5 - 2.0j], dtype=jnp.complex64), 3.0))
+def impedance_jacobian(impedances, shift):
+    return jax.jacfwd(lambda z: z * z + shift * z)(impedances)
+
+
 # ====================================================================== loops
 @error_case(family="loops", fix="dynamic_slice", raises="IndexError",
             source="https://github.com/jax-ml/jax/pull/39508",
@@ -123,6 +132,15 @@ def geometric_terms(first, n_terms, ratio):
             args=lambda: (0.05, 4, 100.0))
 def compound_growth_slope(rate, n_periods, principal):
     return jax.jit(lambda r, m: jax.grad(lambda q: lax.fori_loop(0, m, lambda i, v: v * (1.0 + q), principal))(r))(rate, n_periods)
+
+
+@error_case(family="loops", fix="elementwise-and", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/21186",
+            line="return lax.while_loop(lambda s: s[0] < max_iter & jnp.abs(s[1] ** 2 - target) > tol, lambda s: (s[0] + 1, s[1] - (s[1] ** 2 - target) / (2.0 * s[1])), (0, x0))[1]",
+            fixed="return lax.while_loop(lambda s: (s[0] < max_iter) & (jnp.abs(s[1] ** 2 - target) > tol), lambda s: (s[0] + 1, s[1] - (s[1] ** 2 - target) / (2.0 * s[1])), (0, x0))[1]",
+            args=lambda: (1.0, 3.0, 1e-5, 25))
+def newton_root(x0, target, tol, max_iter):
+    return lax.while_loop(lambda s: s[0] < max_iter & jnp.abs(s[1] ** 2 - target) > tol, lambda s: (s[0] + 1, s[1] - (s[1] ** 2 - target) / (2.0 * s[1])), (0, x0))[1]
 
 
 # ====================================================================== branches
@@ -186,3 +204,12 @@ def masked_energy(values, mask_rows):
     energy = lambda f: jnp.sum(f.values * f.mask)  # noqa: E731
     first = jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))
     return first + jax.jit(energy)(Field(values, jnp.asarray(mask_rows)))
+
+
+@error_case(family="pytrees", fix="tree-api", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/9349",
+            line="return jnp.where(done, fresh, stepped)",
+            fixed="return jax.tree.map(lambda a, b: jnp.where(done, a, b), fresh, stepped)",
+            args=lambda: (jnp.array(True), {'pos': jnp.zeros(2), 'vel': jnp.zeros(2)}, {'pos': jnp.array([0.3, 0.1]), 'vel': jnp.array([1.0, -0.5])}))
+def auto_reset(done, fresh, stepped):
+    return jnp.where(done, fresh, stepped)
