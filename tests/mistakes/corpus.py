@@ -162,6 +162,14 @@ CATEGORIES = {
     # the seventh batch's second pass (patterns written from the maintainers' fixes alone)
     "pullback-one-arg": r"(?i)\b(a single|one) (argument|cotangent|tuple)\b|without (the )?`?\*",
     "vectorized-combine": r"(?i)jax\.vmap\(|\bvectori[sz]ed?\b|(batch|stack)\w* of elements",
+    # added with the eighth held-out batch, part 1 (written from the maintainers' fixes alone)
+    "in-axes-prefix": r"(?i)\btree prefix\b|\bprefix of\b[^\n]{0,40}\b(argument|input|value|structure)|in_axes\b[^\n]{0,60}\bsame (pytree )?structure|\b(an|one) (axis|entry) for (each|every) (leaf|element|entry|field)",
+    "complex-input": r"(?i)\bcomplex(-valued)? (dtype )?(inputs?|arguments?|arrays?|values?|primals?)\b|astype\((jnp\.|np\.)?complex|jnp\.complex(64|128)|dtype=(jnp\.|np\.)?complex|\+ ?0j\b",
+    "holomorphic-flag": r"holomorphic=True",
+    "eigvec-derivs": r"enable_eigvec_derivs=True|jax\.lax\.linalg\.eig\(",
+    "host-numpy-check": r"np\.(less|less_equal|greater|greater_equal|equal|not_equal)\(|\bnp\.(all|any)\(np\.|(?i:\b(plain |host )?numpy\b[^\n]{0,40}\b(concrete|constant|static|at trace time|outside (of )?(the )?(trace|jit)))",
+    "nullary-branches": r"lambda: |(?i:\b(no|zero)[- ](argument|arg|parameter|operand)s?\b|\btakes? no (arguments|parameters|operands)\b|\bpass\w*\b[^\n]{0,30}\boperands?\b)",
+    "dataclass-init-fields": r"(?i)\bfields?\b[^\n]{0,40}\bkeywords?\b[^\n]{0,40}\b(constructor|__init__)|(constructor|__init__)\b[^\n]{0,60}\b(accepts?|takes?)\b[^\n]{0,30}\b(fields?|attributes?)|(remove|drop|don't|do not|avoid|without)\b[^\n]{0,30}\b(custom|own) `?__init__|\bclassmethod\b|__post_init__",
 }
 
 
