@@ -47,7 +47,7 @@ import numpy as np  # noqa: E402
 
 from mistakes import (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2,  # noqa: E402,F401
                       heldout_error_mistakes_3, heldout_error_mistakes_4,
-                      heldout_error_mistakes_5)  # (importing registers the cases)
+                      heldout_error_mistakes_5, heldout_error_mistakes_8b)  # (importing registers the cases)
 from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
 
 MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
@@ -65,14 +65,18 @@ HELDOUT_4_MINIMUM = dict(HELDOUT_2_MINIMUM, other=2)
 HELDOUT_4_TOTAL_MINIMUM = 40
 HELDOUT_5_MINIMUM = HELDOUT_4_MINIMUM
 HELDOUT_5_TOTAL_MINIMUM = 40
+# The eighth batch, part 2 (heldout_error_mistakes_8b.py): only the families keys, custom rules, shapes, other
+HELDOUT_8B_MINIMUM = {"keys": 5, "custom-rules": 5, "shapes": 5, "other": 8}
+HELDOUT_8B_TOTAL_MINIMUM = 23
 # The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
 BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2, heldout_error_mistakes_3,
-           heldout_error_mistakes_4, heldout_error_mistakes_5)
+           heldout_error_mistakes_4, heldout_error_mistakes_5, heldout_error_mistakes_8b)
 BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM),
                  2: (HELDOUT_2_MINIMUM, HELDOUT_2_TOTAL_MINIMUM),
                  3: (HELDOUT_3_MINIMUM, HELDOUT_3_TOTAL_MINIMUM),
                  4: (HELDOUT_4_MINIMUM, HELDOUT_4_TOTAL_MINIMUM),
-                 5: (HELDOUT_5_MINIMUM, HELDOUT_5_TOTAL_MINIMUM)}
+                 5: (HELDOUT_5_MINIMUM, HELDOUT_5_TOTAL_MINIMUM),
+                 6: (HELDOUT_8B_MINIMUM, HELDOUT_8B_TOTAL_MINIMUM)}
 MAX_PER_THREAD = 3
 FIXES = {
     "vmap-in-axes-none", "vmap-in-axes-entries", "vmap-in-axes-axis", "vmap-out-axes",
@@ -99,6 +103,11 @@ FIXES = {
     "pad-width-rank", "list-to-array", "static-python-value", "unmark-static", "close-over",
     "non-array-leaf", "grad-has-aux", "static-loop-bounds", "stack-leaves", "branch-operands",
     "prng-key", "vjp-reverse-mode", "fwd-pair",
+    # used by the eighth held-out batch, part 2 (earlier categories it reuses, then its new ones)
+    "jax-array-type", "sample-shape-match", "key-one-style", "keys-array", "np-to-jnp", "use-custom-vjp",
+    "int-index", "reshape-shape-arg", "scipy-convolve", "jit-lower", "cpu-platform", "take-mode", "jnp-promote",
+    "trapezoid", "isin", "callback-custom-rule", "pass-closed-over", "vmap-rule-structure", "stack-scalars",
+    "last-axis", "devices-method", "tree-util-flatten",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked
@@ -289,10 +298,10 @@ def is_heldout(case: ErrorCase) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
-    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=(1, 2, 3, 4, 5), metavar="N",
+    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=(1, 2, 3, 4, 5, 6), metavar="N",
                     help="check held-out batch N instead of error_mistakes.py: 1 (default) "
                          "heldout_error_mistakes.py, 2 heldout_error_mistakes_2.py, 3 heldout_error_mistakes_3.py, "
-                         "4 heldout_error_mistakes_4.py, 5 heldout_error_mistakes_5.py")
+                         "4 heldout_error_mistakes_4.py, 5 heldout_error_mistakes_5.py, 6 heldout_error_mistakes_8b.py")
     a = ap.parse_args()
     global CASE_FILE
     module = BATCHES[a.heldout]
