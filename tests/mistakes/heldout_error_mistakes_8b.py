@@ -18,20 +18,27 @@ Where the fix belongs to a piece the student defined earlier (a custom rule, a b
 at the call that uses it, so `fixed` rebuilds the corrected piece and calls again on one line.
 
 What the batch leans on: typed PRNG keys meeting code written for raw ones (the removed
-`jax.random.KeyArray`, `np.array` of a key for logging, one seed per chain handed to `PRNGKey`) and a
-sampler given array bounds without a `shape`; custom derivative rules that break under a second
-transformation (NumPy inside a JVP rule under a Hessian-vector product, a non-linear `nan_to_num` on the
+`jax.random.KeyArray` and `PRNGKeyArray`, `np.array` of a key for logging, one seed per chain handed
+to `PRNGKey`) and a sampler given array bounds without a `shape`; custom derivative rules that break under
+a second transformation (NumPy inside a JVP rule under a Hessian-vector product, a non-linear `nan_to_num` on the
 tangent under `grad`, a `custom_vjp` closing over the value being differentiated), `grad` through a
 `pure_callback` with no rule at all, and a `custom_vmap` rule returning lists; shapes given the wrong way
 (the removed `newshape=` keyword of `jnp.reshape`, float image sizes for `jax.image.resize`, a 2-D kernel
-handed to the 1-D `jnp.convolve`); and, outside the eight families, removed or renamed APIs
-(`jax.xla_computation`, `jnp.trapz`, `jnp.in1d`), a GPU asked for on a machine without one, `mode='raise'`
-in `jnp.take`, and `lax` primitives that do not promote dtypes.
+handed to the 1-D `jnp.convolve`, scalars concatenated instead of stacked, `squeeze` of an axis whose size
+is not one); and, outside the eight families, removed or renamed APIs (`jax.xla_computation`,
+`jax.tree_flatten`, `jnp.trapz`, `jnp.in1d`, the `Array.device()` method), a GPU asked for on a machine
+without one, `mode='raise'` in `jnp.take`, and `lax` primitives that do not promote dtypes.
+
+Where a thread's stored text does not show the maintainers' exact line, `fixed` writes the fix the thread
+points to: jax issue 16650 (NumPy in a JVP rule) uses `jnp` in the rule; jax issue 2284 (squeeze of a
+non-singleton axis) squeezes the size-one axis; dynalang issue 6 (no GPU: run on the CPU platform) asks for
+`jax.devices('cpu')`; jax issue 10333 (`mode='raise'` unsupported) uses `mode='clip'`.
 
 23 cases (keys 5, custom rules 5, shapes 5, other 8), one thread each. Threads a search turns up for these
 errors are mostly cited by the earlier batches already, so several cases rest on a maintainer's pull request
 whose change or message is the advice (jax PRs 4008, 8843, 9369, 13587, 17261), or on a downstream
-project's issue whose fix commit is the advice (blackjax, pertpy, PyMC, chromax, uvadlc notebooks).
+project's issue or pull request whose text states the fix (blackjax, pertpy, PyMC, chromax, uvadlc notebooks;
+for pertpy the fix is the `jax.random.key_data` the quoted JAX error names).
 """
 from __future__ import annotations
 
