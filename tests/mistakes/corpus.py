@@ -170,6 +170,20 @@ CATEGORIES = {
     "host-numpy-check": r"np\.(less|less_equal|greater|greater_equal|equal|not_equal)\(|\bnp\.(all|any)\(np\.|(?i:\b(plain |host )?numpy\b[^\n]{0,40}\b(concrete|constant|static|at trace time|outside (of )?(the )?(trace|jit)))",
     "nullary-branches": r"lambda: |(?i:\b(no|zero)[- ](argument|arg|parameter|operand)s?\b|\btakes? no (arguments|parameters|operands)\b|\bpass\w*\b[^\n]{0,30}\boperands?\b)",
     "dataclass-init-fields": r"(?i)\bfields?\b[^\n]{0,40}\bkeywords?\b[^\n]{0,40}\b(constructor|__init__)|(constructor|__init__)\b[^\n]{0,60}\b(accepts?|takes?)\b[^\n]{0,30}\b(fields?|attributes?)|(remove|drop|don't|do not|avoid|without)\b[^\n]{0,30}\b(custom|own) `?__init__|\bclassmethod\b|__post_init__",
+    # added with the eighth held-out batch, part 2 (written from the maintainers' fixes alone)
+    "reshape-shape-arg": r"(?i)\breshape\(\s*\w+\s*,\s*\(|\breshape\([^\n]*?(?<!new)\bshape=|(?<!new)\bshape=[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,10}`?newshape|\bpass (the )?(new )?shape positionally|\bshape\b[^\n]{0,20}\bas (the )?second positional",
+    "scipy-convolve": r"jax\.scipy\.signal\.(convolve2?d?|fftconvolve)|(?i:scipy\.signal\.convolve)",
+    "jit-lower": r"jax\.jit\([^\n]*\)\.lower\(|\.lower\([^\n]*\)\.(as_text|compiler_ir|compile)\(|`?\.lower\(\)?`? (and|then) `?\.?(as_text|compiler_ir)",
+    "cpu-platform": r"(?i)devices\(\s*['\"]cpu['\"]\s*\)|jax\.devices\(\)|platforms?\b[^\n]{0,20}\bcpu\b|\bJAX_PLATFORMS\b|\b(run|fall back|default) (it )?on (the )?cpu\b|jax\.default_backend\(\)",
+    "take-mode": r"mode=['\"]?(clip|fill|wrap|promise_in_bounds)\b",
+    "jnp-promote": r"jnp\.(add|subtract|multiply|divide|true_divide|maximum|minimum)\(|(?i:\bpromot\w+\b[^\n]{0,40}\b(jnp|jax\.numpy)\b|\b(jnp|jax\.numpy)\b[^\n]{0,40}\bpromot\w+)|convert_element_type|\.astype\(",
+    "trapezoid": r"trapezoid\(|integrate\.trapezoid",
+    "isin": r"jnp\.isin\b|jax\.numpy\.isin\b",
+    "callback-custom-rule": r"(jax\.)?custom_(jvp|vjp)\b[^\n]{0,80}\b(callback|rule|derivative)|(?i:(wrap|define|give|attach)\w*\b[^\n]{0,40}\bcustom_(jvp|vjp))|\bdefjvp\(|\bdefvjp\(",
+    "pass-closed-over": r"(?i)pass\w*\b[^\n]{0,40}\b(in|into|as)\b[^\n]{0,20}\b(explicit |extra |an? )?(argument|input|parameter)s?\b|(as|an) explicit (argument|input|parameter)|(instead of|rather than|not|don't|do not|avoid)\b[^\n]{0,20}\bclos(e|ing)\b[^\n]{0,10}\bover",
+    "vmap-rule-structure": r"(?i)\bsame (pytree |container |tree )?structure\b[^\n]{0,60}\b(original|primal|custom[- ]vmapped|function)|\b(not|instead of|rather than|without)\b[^\n]{0,20}\b(wrapped )?in (a |one-element )?lists?\b|\breturn (the )?(bare )?output and (a |one |the )?(single )?(bool|flag|batched)",
+    "devices-method": r"\.devices\(\)|\.device\b(?!\s*\()|(?i:\bdevice\b`? is (now )?(a |an )?(property|attribute))",
+    "tree-util-flatten": r"jax\.tree_util\.tree_(flatten|leaves)\b|jax\.tree\.(flatten|leaves)\b",
 }
 
 
