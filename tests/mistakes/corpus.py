@@ -93,7 +93,8 @@ CATEGORIES = {
     "vmap-in-axes-kw": r"(?i)`?in_axes`?[^\n]{0,20}(instead of|not) `?axis|in_axes=0",
     "static-loop-bounds": r"lax\.scan|(?i:static (start|stop|bounds?|upper|trip)|(fixed|static|constant) (number of (iterations|steps)|bounds?)|python int(eger)? bounds?)",
     "non-array-leaf": r"(?i)(keep|move|take|leave|pass)\b[^\n]{0,40}(out of|outside|separately)|clos(e|ing) over|meta_fields|static=True|only the arrays?",
-    "np-to-jnp": r"jnp\.asarray|(?i:`?jnp`? instead of `?np`?|jax\.numpy instead of numpy)",
+    # (`jnp.f` instead of `np.f` added after batch 8's first run, which read two right fixes as wrong)
+    "np-to-jnp": r"jnp\.asarray|(?i:`?jnp`? instead of `?np`?|jax\.numpy instead of numpy)|`jnp\.\w+` instead of `np\.\w+`",
     "no-float-cast": r"(?i)(remove|drop|avoid|without|instead of|don't use|do not use)\b[^\n]{0,25}`?float\(|keep (it|the value) as an? (jax )?array",
     "carry-singleton": r"(?<!shape)\[[^\]\n]*\b0\]|squeeze|reshape\(\(\)\)",
     "carry-keep-dtype": r"astype\((\w+\.)?dtype\)|(?i:cast\b[^\n]{0,30}\bback\b|same dtype as (the )?(initial|init|input|incoming) (carry|value)|keep the carry'?s? dtype|(initial|init)\w*( carry| value)?[^\n]{0,40}\b(float|dtype))",
@@ -102,7 +103,8 @@ CATEGORIES = {
     "none-leaf": r"is_leaf=",
     "close-over": r"(?i)clos(e|es|ing)\b[^\n]{0,15}\bover\b|closure|functools\.partial|\bpartial\(",
     "shape-tuple": r"(?i)as a tuple|tuple\(|(tuple|sequence) of (ints|integers)",
-    "keys-array": r"jax\.random\.split\(\w+, \w+\)|(?i:array of keys|(not|instead of) a (python )?tuple|stacked keys)",
+    # (a key made inside the `split` call allowed after batch 8's first run, which read it as wrong)
+    "keys-array": r"jax\.random\.split\((\w+|jax\.random\.(key|PRNGKey)\(\w+\)), \w+\)|(?i:array of keys|(not|instead of) a (python )?tuple|stacked keys)",
     "jvp-primal-only": r"(?i)primal (output|out|result)s?\b[^\n]{0,60}\b(from|of|on) (the )?primals?|(must|should|may) not depend on (the )?tangents?|call (the function|`?\w+`?) on (the )?primals",
     "nondiff-arrays": r"(?i)(remove|drop|take|without|not|don't|do not|never|no longer)\b[^\n]{0,50}nondiff_argnums|nondiff_argnums[^\n]{0,80}\b(only for|not for|non-array|static|hashable)",
     "nondiff-static": r"nondiff_argnums=\(",
