@@ -35,3 +35,15 @@ c.LimitOutput.max_traceback = 60
 # Student notebooks must not change the kernel the tests run in.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.enforce_metadata = True
+
+# Each notebook's kernel compiles quickly (JAX's `jax_disable_most_optimizations`: XLA's backend
+# optimization level 0), as the `autograder` CLI's correctness workers do: most of autograding a
+# notebook is XLA compiling small programs that run once. Values and verdicts are those of a full
+# compile (autograder/sandbox/compile_effort.py says what was measured); the two programs a
+# performance check times are compiled with every optimization whatever this says
+# (autograder/checks/timing.py). Set before the notebook's first cell, so before JAX is imported; the
+# expression binds no name in the student's namespace.
+c.Execute.extra_arguments = [
+    "--HistoryManager.hist_file=:memory:",
+    "--IPKernelApp.exec_lines=__import__('os').environ.setdefault('JAX_DISABLE_MOST_OPTIMIZATIONS', '1')",
+]

@@ -76,3 +76,41 @@ def test_the_correctness_worker_compiles_quickly_and_the_timing_worker_fully(tmp
     assert verdicts["wave_correctness"][0], verdicts["wave_correctness"][1]
     passed, message = verdicts["wave_performance"]
     assert not passed and "computes something else than the reference" in message, message
+
+
+SPY = """
+import json, jax, jax.numpy as jnp
+from jax._src import compiler
+seen = []
+real = compiler.get_compile_options
+def spy(*args, **kwargs):
+    options = real(*args, **kwargs)
+    seen.append([dict(options.env_option_overrides).get("xla_backend_optimization_level"),
+                 options.executable_build_options.debug_options.xla_backend_optimization_level])
+    return options
+compiler.get_compile_options = spy
+from autograder.checks import timing
+x = jnp.arange(3.0)
+jnp.cos(x).block_until_ready()
+eager = list(seen)
+seen.clear()
+result = timing.time_against(lambda v: jnp.sin(v) * 2, lambda v: jnp.sin(v) * 2, (x,), 3)
+print(json.dumps({"eager": eager, "timed": seen, "ok": result["ok"]}))
+"""
+
+
+def test_a_performance_check_times_fully_optimized_programs_in_a_quick_process():
+    """Where the process compiles quickly (a correctness worker, nbgrader's kernel), the two programs a
+    performance check times are compiled with XLA's full optimization all the same: each compile's
+    options carry it as an override, which XLA applies over the process's setting."""
+    import json
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "JAX_DISABLE_MOST_OPTIMIZATIONS": "1", "JAX_PLATFORMS": "cpu"}
+    r = subprocess.run([sys.executable, "-c", SPY], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    seen = json.loads(r.stdout.strip().splitlines()[-1])
+    assert seen["eager"] and all(e == [None, 0] for e in seen["eager"]), seen    # the process: quick
+    assert sum(t == [3, 0] for t in seen["timed"]) == 2, seen                  # student's and reference's
+    assert seen["ok"], seen

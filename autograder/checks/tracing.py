@@ -76,7 +76,7 @@ def _fun_name(fn) -> str:
         return getattr(target, "__name__", type(target).__name__)
 
 
-def _fresh_jit(fn, static_argnums=(), static_argnames=(), on_trace=None):
+def _fresh_jit(fn, static_argnums=(), static_argnames=(), on_trace=None, compiler_options=None):
     """A jit of our own, of `fn` or of what the student's jit was built from (with its static args).
 
     The function is always wrapped in a new closure, so that JAX's tracing caches (keyed by the
@@ -96,7 +96,7 @@ def _fresh_jit(fn, static_argnums=(), static_argnames=(), on_trace=None):
         return inner(*args, **kwargs)
 
     target.__name__ = _fun_name(inner)
-    return _jit(target, static_argnums=nums, static_argnames=names or None)
+    return _jit(target, static_argnums=nums, static_argnames=names or None, compiler_options=compiler_options)
 
 
 def _jitted(fn, static_argnums=(), static_argnames=()):
