@@ -15,7 +15,9 @@
                  it happened (`call_facts`: what a call on the line binds: a partial's keywords, a
                  vmapped function's keyword arguments), `rules` holds the rule tables (exception or
                  retrace -> cause and fix), with `usage_rules` (JAX's API outside jit: vmap, grad, loops,
-                 branches, pytrees, keys, custom rules, shapes), `misuse_rules` (NumPy's names and forms,
+                 branches, pytrees, keys, custom rules, shapes), `api_rules` (names JAX removed or renamed,
+                 and calling conventions each told by one message: jvp tuples, pullbacks, flatten pairs,
+                 key types, `in_axes` lists, custom rules' arguments, loop carries), `misuse_rules` (NumPy's names and forms,
                  values a transform cannot trace, loops and callbacks under transformations),
                  `operand_rules` (lists and functions where arrays belong, arguments that do not fit
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,

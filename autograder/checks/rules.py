@@ -17,6 +17,7 @@ from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
+from .api_rules import API_RULES
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -152,6 +153,7 @@ RULES: list[Rule] = [
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
+    *API_RULES,            # removed names and calling conventions, each read from one message JAX words
     *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
     *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
