@@ -4,6 +4,7 @@ Each kind has a mistake written here (none of them a corpus case) where the rule
 the fix, and a neighbour where it must not fire, or must say less (a guess, not an instruction)."""
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import jax
@@ -210,3 +211,64 @@ def test_a_vmap_of_a_key_batch_beside_another_batch_is_told_the_split_count_as_a
     block = _block(lambda: jax.vmap(lambda k, row: row + jax.random.normal(k, row.shape))(keys, jnp.ones((7, 2))))
     assert "jax.random.split(key, 7)" in _fix(block)
     assert "other possibility, " + GUESS in _fix(block) or _fix(block).startswith(GUESS)
+
+
+def test_a_truth_value_asked_by_the_students_if_is_not_taken_for_metadata():
+    weights = jnp.ones(3)
+
+    def gate():
+        if weights > 0:
+            return weights
+    assert _rule(gate) != "metadata-truth"
+
+
+# ---------------------------------------------------------------- fallbacks: nothing else knows the message
+def _guesses(block: str) -> list[str]:
+    fix = _fix(block)
+    assert fix.startswith(GUESS), fix
+    return re.findall(r"`([^`]+)`", fix)
+
+
+def test_a_name_that_moved_between_jax_modules_is_offered_where_it_lives():
+    vals = jnp.linspace(-1.0, 1.0, 4)
+    block = _block(lambda: jax.numpy.erf(vals))
+    assert "scipy.special.erf" in block and _fix(block).count("`") <= 8
+
+
+def test_a_name_no_jax_module_has_says_nothing():
+    assert _block(lambda: jax.numpy.no_such_function_anywhere) == ""
+
+
+def test_a_numpy_only_array_method_is_offered_at_most_two_guesses():
+    table = jnp.ones((2, 2))
+    assert _block(lambda: table.no_such_method) == ""         # neither NumPy nor jnp has it: nothing said
+    block = _block(lambda: table.fill(0.0))
+    assert len(_guesses(block)) <= 2 and "np.asarray(x).fill" in block
+
+
+def test_a_misspelled_keyword_of_a_jax_function_is_offered_its_parameter_as_a_guess():
+    logits = jnp.zeros((3, 4))
+    block = _block(lambda: jax.nn.log_softmax(logits, axes=0))
+    assert "`axis=`" in _fix(block) and _fix(block).startswith(GUESS)
+
+
+def test_a_missing_argument_of_a_jax_function_quotes_its_signature():
+    block = _block(lambda: jnp.searchsorted(jnp.arange(5)))
+    assert "`v`" in _fix(block) and "jnp.searchsorted(a, v" in block
+
+
+def test_the_students_own_function_called_against_its_signature_is_not_quoted():
+    def blend(a, b):
+        return a + b
+    assert _rule(lambda: blend(1.0, 2.0, 3.0)) != "jax-signature"
+
+
+def test_an_axis_past_the_arrays_rank_is_offered_the_last_axis_as_a_guess():
+    scores = jnp.arange(5.0)
+    block = _block(lambda: jnp.cumsum(scores, axis=2))
+    assert "axis=-1" in _fix(block) and _fix(block).startswith(GUESS)
+
+
+def test_an_index_past_an_axis_without_an_axis_keyword_is_not_told_an_axis():
+    counts = jnp.arange(3)
+    assert "axis=-1" not in _block(lambda: counts.tolist()[7])

@@ -18,6 +18,7 @@ from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES
+from .fallback_rules import FALLBACK_RULES
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -324,6 +325,7 @@ RULES: list[Rule] = [
          "work on the sizes the exercise gives; avoid building huge intermediates"),
     # ---- any other error on a line that calls lax.cond/lax.switch: both branches are traced
     *BRANCH_RULES,
+    *FALLBACK_RULES,       # nothing else knows it: a cause in the student's terms, at most two guesses
 ]
 
 
@@ -336,6 +338,7 @@ def _text(part, f: Facts) -> str:
     return part(f) if callable(part) else part
 
 
+_TRIED_BY_KIND = {"moved-name"}   # rules whose guesses the rewrites by kind try: what traced replaces them
 _GENERIC = ("the function raised an exception", "run it eagerly on the example input and read the traceback")
 
 
@@ -350,7 +353,9 @@ def explain(desc: dict) -> tuple[str, str]:
         cause, fix = _text(rule.cause, f), _text(rule.fix, f)
     except Exception:  # a description a rule cannot read (forged by the worker): the generic pair
         return _GENERIC
-    if by_kind and fix.startswith(GUESS):     # what traced first; the rule's possibility stays a guess
+    if by_kind and rule.name in _TRIED_BY_KIND:
+        fix = by_kind
+    elif by_kind and fix.startswith(GUESS):     # what traced first; the rule's possibility stays a guess
         fix = f"{by_kind}; other possibilities, {fix}"
     return cause, fix
 
