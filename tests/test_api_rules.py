@@ -272,3 +272,35 @@ def test_an_axis_past_the_arrays_rank_is_offered_the_last_axis_as_a_guess():
 def test_an_index_past_an_axis_without_an_axis_keyword_is_not_told_an_axis():
     counts = jnp.arange(3)
     assert "axis=-1" not in _block(lambda: counts.tolist()[7])
+
+
+def test_a_size_made_with_jnp_from_constants_is_told_plain_python_as_a_guess():
+    def fill(v):
+        count = jnp.floor(7.0 / 2.0).astype(int)
+        return v + jnp.arange(count).sum()
+    block = _block(lambda: jax.jit(fill)(1.0))
+    assert _fix(block).startswith(GUESS) and "plain Python" in _fix(block)
+
+
+def test_a_size_from_a_jit_argument_is_not_blamed_on_constants():
+    block = _block(lambda: jax.jit(lambda n: jnp.arange(n).sum())(4))
+    assert "constants" not in block
+
+
+def _size_desc(given: dict) -> dict:
+    text = ("Shapes must be 1D sequences of concrete values of integer type, got (JitTracer(int32[]),).\n"
+            "This concrete value was not available in Python because it depends on the value of the argument count.")
+    return {"type": "TypeError", "mro": ["TypeError", "Exception"], "message": text, "text": text,
+            "traced_args": ["count"], "facts": {"calls": ["jnp.ones"], "at_line": "return jnp.ones((count,))"},
+            "where": {"line": 3, "function": "pad", "code": "return jnp.ones((count,))"},
+            "call": {"function": "pad", "args": given}}
+
+
+def test_a_size_from_an_argument_of_unknown_kind_offers_static_and_masking_as_guesses():
+    cause, fix = diagnose.explain(_size_desc({}))
+    assert fix.startswith(GUESS) and "static_argnames='count'" in fix and "fixed maximum size and mask" in fix
+
+
+def test_a_size_from_a_python_int_argument_is_told_static_without_masking():
+    cause, fix = diagnose.explain(_size_desc({"count": {"kind": "int"}}))
+    assert "static_argnames='count'" in fix and "mask" not in fix and not fix.startswith(GUESS)

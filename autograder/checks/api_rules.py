@@ -205,8 +205,24 @@ def _dims(f: Facts) -> str:
     return f.group(r"(array is \d+-dimensional)", default="too few dimensions")
 
 
+# a size whose argument's kind is unknown (not recorded): the other guess beside making it static
+DATA_SIZE = "; or, if it is data (an array, a key), work at a fixed maximum size and mask the extra entries"
+
+
+def _constant_size(f: Facts) -> bool:
+    """A size traced under jit that JAX ties to no argument: made with `jnp` from constants (under jit
+    every `jnp` result is traced), so the student's argument is not the cause."""
+    return (f.is_("ConcretizationTypeError") and f.says(r"arange|[Ss]hape|size") and f.says(r"for jit\b")
+            and not f.says(r"depends on the value of the argument"))
+
+
 API_RULES: list[Rule] = [
     Rule("removed-api", lambda f: _removed(f) is not None, _removed_cause, _removed_fix),
+    Rule("constant-size", _constant_size,
+         "a traced value used as a shape or size; JAX names no argument it depends on, so it was computed "
+         "with `jnp` from constants (under jit every `jnp` result is traced, even from constants)",
+         guess("compute the size in plain Python or NumPy (`int(...)`, `math.ceil`, `np.`), which stays a "
+               "concrete number; keep `jnp` for the arrays")),
     # ---- forward and reverse mode's calling conventions
     Rule("jvp-tuples", lambda f: f.says(r"primal and tangent arguments to jax\.jvp must be tuples or lists"),
          lambda f: (f"`jax.jvp` takes the primals and the tangents each as a tuple (one entry per argument of the "

@@ -17,7 +17,7 @@ from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
-from .api_rules import API_RULES
+from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
@@ -272,9 +272,9 @@ RULES: list[Rule] = [
                        f"`jax.jit({f.fn}, static_argnames='{f.arg}')`" if f.arg and f.arg_is_python_scalar else
                        f" (`{f.arg}` arrives as an array, so it stays traced)" if f.arg and f.arg_is_data else ""))),
     Rule("size-from-int-argument", lambda f: _is_size_error(f) and f.arg and not f.arg_is_data,
-         lambda f: f"`{f.arg}` is a jit argument, so it is traced; {_size_user(f)} needs its value to fix an "
-                   f"output shape",
-         lambda f: _static_fix(f) + ("; or pass `total_repeat_length=`" if f.says("total_repeat_length") else "")),
+         lambda f: f"`{f.arg}` is a jit argument, so it is traced; {_size_user(f)} needs its value to fix an output shape",
+         lambda f: _static_fix(f) + ("; or pass `total_repeat_length=`" if f.says("total_repeat_length") else "")
+         + ("" if f.arg_is_python_scalar else _DATA_SIZE)),
     Rule("size-from-data", lambda f: _is_size_error(f) and f.arg and f.arg_is_data,
          lambda f: f"the size depends on `{f.arg}`, which is traced data (its values are unknown while "
                    f"tracing), so {_size_user(f)} cannot fix an output shape",
