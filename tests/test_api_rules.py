@@ -304,3 +304,61 @@ def test_a_size_from_an_argument_of_unknown_kind_offers_static_and_masking_as_gu
 def test_a_size_from_a_python_int_argument_is_told_static_without_masking():
     cause, fix = diagnose.explain(_size_desc({"count": {"kind": "int"}}))
     assert "static_argnames='count'" in fix and "mask" not in fix and not fix.startswith(GUESS)
+
+
+# ---------------------------------------------------------------- shapes and types a convention fixes
+def test_a_cotangent_of_another_shape_is_told_the_outputs_type():
+    _, back = jax.vjp(lambda m: m.sum(axis=0), jnp.ones((3, 5)))
+    block = _block(lambda: back(jnp.ones(3)))
+    assert "float32[5]" in block and "ones_like(out)" in _fix(block)
+
+
+def test_rows_of_different_lengths_made_one_array_are_offered_padding_as_a_guess():
+    short, long_ = jnp.ones(2), jnp.ones(4)
+    block = _block(lambda: jnp.asarray([short, long_]))
+    assert _fix(block).startswith(GUESS) and "jnp.pad" in _fix(block) and "axis=" not in _fix(block)
+
+
+def test_a_concatenate_the_student_wrote_is_not_taken_for_a_ragged_array():
+    assert _rule(lambda: jnp.concatenate([jnp.ones((2, 2)), jnp.ones((3, 3))])) != "ragged-array"
+
+
+def test_an_update_of_more_axes_than_its_entries_is_told_their_shape():
+    counts = jnp.zeros(4)
+    block = _block(lambda: counts.at[1].add(jnp.ones(3)))
+    assert "(3,)" in block and "()" in block
+
+
+def test_a_scalar_matmul_is_told_to_multiply():
+    assert "`*`" in _fix(_block(lambda: 3.0 @ jnp.ones(2)))
+
+
+def test_scan_xs_of_two_lengths_is_told_one_leading_size():
+    block = _block(lambda: lax.scan(lambda c, p: (c + p[0] * p[1], None), 0.0, (jnp.ones(5), jnp.ones(6))))
+    assert "same leading axis size" in _fix(block) and "5, 6" in block
+
+
+def test_static_argnames_naming_no_parameter_is_told_the_functions_own_names():
+    block = _block(lambda: jax.jit(lambda rows, *, scale: rows * scale, static_argnames="scal"))
+    assert "static_argnames" in _fix(block)
+
+
+def test_a_float_where_a_key_belongs_is_told_to_make_a_key():
+    block = _block(lambda: jax.random.permutation(0.5, 4))
+    assert "jax.random.key(" in _fix(block) and "0.5" in block
+
+
+def test_an_out_axes_past_the_rank_is_offered_the_last_axis_as_a_guess():
+    block = _block(lambda: jax.vmap(jnp.diff, out_axes=3)(jnp.ones((2, 4))))
+    assert _fix(block).startswith(GUESS) and "`out_axes=3`" in _fix(block)
+
+
+def test_jax_advice_in_its_message_is_quoted_as_a_guess():
+    block = _block(lambda: jnp.sort(jnp.ones(3), kind="quicksort"))
+    assert _fix(block).startswith(GUESS) and "stable=" in _fix(block)
+
+
+def test_advice_in_the_students_own_exception_is_not_attributed_to_jax():
+    def check_rate(r):
+        raise ValueError("rate too high. Use a smaller rate.")
+    assert "JAX's own suggestion" not in _block(lambda: check_rate(2.0))

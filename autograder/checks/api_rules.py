@@ -216,6 +216,27 @@ def _constant_size(f: Facts) -> bool:
             and not f.says(r"depends on the value of the argument"))
 
 
+def _ragged(f: Facts) -> bool:
+    """Rows of different lengths made one array (`jnp.array([a, b])`): JAX's error comes from its own
+    concatenate (or NumPy's inhomogeneous shape), and the line joins nothing itself."""
+    joins = re.search(r"\b(concatenate|stack|hstack|vstack|append|column_stack|block)\(", f.code)
+    return (f.says(r"^Cannot concatenate arrays with shapes that differ|inhomogeneous shape")
+            and bool(re.search(r"\bjnp\.(array|asarray)\(\s*\[", f.code)) and not joins)
+
+
+def _shape_after(f: Facts, label: str) -> str:
+    return f.group(re.escape(label) + r"=(\([^)]*\))", default="(unknown)")
+
+
+def _argnames(f: Facts) -> str:
+    return f.group(r"argnames (\{[^}]*\})", default="a parameter")
+
+
+def _cotangent_types(f: Facts) -> tuple[str, str]:
+    m = re.search(r"got (\S+), but expected ([^\s,.]+)", f.text)
+    return (m.group(1), m.group(2)) if m else ("", "")
+
+
 API_RULES: list[Rule] = [
     Rule("removed-api", lambda f: _removed(f) is not None, _removed_cause, _removed_fix),
     Rule("constant-size", _constant_size,
@@ -241,6 +262,30 @@ API_RULES: list[Rule] = [
          "(a tuple when the function returns a tuple)",
          "call it with a single argument, the cotangent tuple itself: `pullback(g)`, without the `*` that "
          "splits it into several arguments"),
+    Rule("cotangent-type", lambda f: f.says(r"^unexpected JAX type \(e\.g\. shape/dtype\) for argument to VJP function"),
+         lambda f: (f"the pullback takes a cotangent with the shape and dtype of the function's output "
+                    f"({_cotangent_types(f)[1] or 'its output'}); it got {_cotangent_types(f)[0] or 'another'}"),
+         lambda f: (f"give it a cotangent like the output: e.g. `jnp.ones_like(out)` (shape and dtype "
+                    f"{_cotangent_types(f)[1] or 'of the output'}), where `out` is what `jax.vjp` returned first")),
+    # ---- arrays built or updated with the wrong shape
+    Rule("ragged-array", _ragged,
+         "`jnp.array` of a list makes one rectangular array, and these entries have different lengths",
+         guess("pad the entries to one length first (`jnp.pad`, with a mask for the padding), or keep them a list "
+               "of arrays; to join them end to end, `jnp.concatenate` them")),
+    Rule("set-rank", lambda f: f.says(r"^Cannot broadcast to shape with fewer dimensions") and ".at[" in f.code,
+         lambda f: (f"the value given to `.at[...]` has shape {_shape_after(f, 'arr_shape')} but the entries it "
+                    f"updates have shape {_shape_after(f, ' shape')}"),
+         "give it the shape of the entries it updates: index more entries (a slice), or reduce or index the value"),
+    Rule("matmul-scalar", lambda f: f.says(r"^matmul input operand \d must have ndim at least 1"),
+         "`@` (`jnp.matmul`) multiplies arrays with at least one axis; one operand is a scalar",
+         "scale by a scalar with `*` (`x * 2.0`); keep `@` for vectors and matrices"),
+    Rule("scan-xs-lengths", lambda f: f.says(r"^scan got values with different leading axis sizes"),
+         lambda f: (f"`lax.scan` steps through every array of `xs` together along its leading axis, and these "
+                    f"have different leading axis sizes ({f.group(r'sizes: ([^.]*)', default='several')})"),
+         "give every array in `xs` the same leading axis size (trim or pad them to one length)"),
+    Rule("static-argnames-unknown", lambda f: f.says(r"has invalid argnames \{.*\} in static_argnames"),
+         lambda f: f"`static_argnames` names {_argnames(f)}, which the function does not have",
+         "name the function's own parameters in `static_argnames` (or give their positions in `static_argnums`)"),
     # ---- pytrees
     Rule("flatten-pair", lambda f: f.says(r"to_iterable function for a custom PyTree node should return a "
                                           r"\(children, aux_data\) tuple"),
@@ -262,6 +307,10 @@ API_RULES: list[Rule] = [
          "different types, e.g. strings and ints)",
          "give the dict keys of one type (all strings, or all ints) in every dict of the pytree"),
     # ---- keys and branches given the wrong kind of value
+    Rule("key-number", lambda f: f.says(r"^JAX encountered invalid PRNG key data: expected key_data to have ndim"),
+         lambda f: f"a plain Python number ({f.group(r'Got (.*)$', default='a number')}) was passed where a PRNG key belongs",
+         lambda f: ("make a key from an integer seed and pass the key: `jax.random.key(0)` (then "
+                    "`jax.random.split` it for more draws)")),
     Rule("key-type", lambda f: f.says(r"^unexpected PRNG key type"),
          lambda f: (f"a `jax.random` function got {_key_type(f)} "
                     f"where a PRNG key belongs" + (" (the key was never set)" if f.says(r"NoneType") else "")),

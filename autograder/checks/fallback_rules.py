@@ -8,7 +8,9 @@ candidate fixes, always offered as guesses (`trial_texts.GUESS`), chosen by the 
   NumPy copy outside traced code;
 - a JAX function called against its signature (an unknown keyword, a missing or extra positional
   argument): its signature, read from the function itself, and the closest parameter name;
-- an index past an axis, on a line that passes a literal `axis=`: the axis counted from the end.
+- an index past an axis, on a line that passes a literal `axis=` (or `in_axes=`, `out_axes=`): the
+  axis counted from the end;
+- a message that carries JAX's own advice ("Use ... instead"): that advice, quoted as a guess.
 
 These read JAX's modules in the process that explains (the grader imports the same JAX the student
 ran); a name they cannot resolve gives no rule, so the message says nothing rather than guess blind.
@@ -148,8 +150,14 @@ def _signature_fix(f: Facts) -> str:
 
 # ---------------------------------------------------------------- an index past an axis given by number
 def _axis_literal(f: Facts) -> str:
-    m = re.search(r"\baxis=(\d+)\b", f.code)
-    return m.group(1) if m else ""
+    """`axis=2` (or `in_axes=2`, `out_axes=2`) on the failing line, as written, or ''."""
+    m = re.search(r"\b((?:in_|out_)?ax[ie]s)=(\d+)\b", f.code)
+    return f"{m.group(1)}={m.group(2)}" if m else ""
+
+
+# JAX's own advice in its message (`... is not supported. Use stable=True ...`): a sentence that starts
+# with one of these, quoted back as a guess where no rule knows the message
+_ADVICE = r"(?:^|[.:]\s+)((?:Use|Instead,? use|Consider using|Try using|Please use|Did you mean)\b[^\n]{3,200}?)(?:\.(?:\s|$)|$)"
 
 
 def _past_end(f: Facts) -> str:
@@ -170,7 +178,10 @@ FALLBACK_RULES: list[Rule] = [
                     f"{f.group(_SIGNATURE, 2)}"),
          _signature_fix),
     Rule("axis-past-end", lambda f: bool(_past_end(f)) and bool(_axis_literal(f)),
-         lambda f: f"an index or axis ran past the array ({_past_end(f)}) on a line that passes `axis={_axis_literal(f)}`",
-         lambda f: guess(f"`axis={_axis_literal(f)}` may name a dimension the array does not have there: axes count "
-                         f"from 0, and `axis=-1` is the last axis whatever the rank")),
+         lambda f: f"an index or axis ran past the array ({_past_end(f)}) on a line that passes `{_axis_literal(f)}`",
+         lambda f: guess(f"`{_axis_literal(f)}` may name a dimension the array does not have there: axes count "
+                         f"from 0, and `-1` is the last axis whatever the rank (`axis=-1`)")),
+    Rule("jax-advice", lambda f: f.desc.get("raised_in_jax") is True and f.group(_ADVICE, default="") != "",
+         "JAX rejected this call, and its message says what it accepts instead",
+         lambda f: guess(f"JAX's own suggestion: {f.group(_ADVICE).rstrip('.')}")),
 ]
