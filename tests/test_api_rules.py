@@ -362,3 +362,7 @@ def test_advice_in_the_students_own_exception_is_not_attributed_to_jax():
     def check_rate(r):
         raise ValueError("rate too high. Use a smaller rate.")
     assert "JAX's own suggestion" not in _block(lambda: check_rate(2.0))
+
+
+def test_an_int_where_a_key_belongs_keeps_its_own_rule():
+    assert _rule(lambda: jax.random.split(5)) != "key-number"

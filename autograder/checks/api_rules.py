@@ -307,7 +307,8 @@ API_RULES: list[Rule] = [
          "different types, e.g. strings and ints)",
          "give the dict keys of one type (all strings, or all ints) in every dict of the pytree"),
     # ---- keys and branches given the wrong kind of value
-    Rule("key-number", lambda f: f.says(r"^JAX encountered invalid PRNG key data: expected key_data to have ndim"),
+    Rule("key-number", lambda f: f.says(r"^JAX encountered invalid PRNG key data: expected key_data to have ndim")
+         and not f.says(r"Got -?\d+$"),          # an int: `usage_rules`' key-from-int (a count, or a seed)
          lambda f: f"a plain Python number ({f.group(r'Got (.*)$', default='a number')}) was passed where a PRNG key belongs",
          lambda f: ("make a key from an integer seed and pass the key: `jax.random.key(0)` (then "
                     "`jax.random.split` it for more draws)")),
