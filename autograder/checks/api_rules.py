@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .rule_facts import Facts, Rule
-from .trial_texts import guess
+from .trial_texts import guess, kind_fix
 
 # ---------------------------------------------------------------- removed and renamed names
 # name (as `module 'M' has no attribute 'N'` reports it) -> (what it was, what replaces it); from
@@ -256,7 +256,7 @@ API_RULES: list[Rule] = [
          lambda f: ("a tangent is one direction in the input space, so it has its primal's shape and dtype; here "
                     f"the primal is {_tangent_shapes(f)[0] or 'one shape'} and the tangent "
                     f"{_tangent_shapes(f)[1] or 'another'}"),
-         _tangent_fix),
+         lambda f: kind_fix(f) or _tangent_fix(f)),
     Rule("pullback-arity", lambda f: f.says(r"returned by `jax\.vjp` .*called with \d+ arguments"),
          "the pullback `jax.vjp` returns takes one argument: the cotangent of the function's whole output "
          "(a tuple when the function returns a tuple)",
@@ -265,8 +265,9 @@ API_RULES: list[Rule] = [
     Rule("cotangent-type", lambda f: f.says(r"^unexpected JAX type \(e\.g\. shape/dtype\) for argument to VJP function"),
          lambda f: (f"the pullback takes a cotangent with the shape and dtype of the function's output "
                     f"({_cotangent_types(f)[1] or 'its output'}); it got {_cotangent_types(f)[0] or 'another'}"),
-         lambda f: (f"give it a cotangent like the output: e.g. `jnp.ones_like(out)` (shape and dtype "
-                    f"{_cotangent_types(f)[1] or 'of the output'}), where `out` is what `jax.vjp` returned first")),
+         lambda f: kind_fix(f) or (f"give it a cotangent like the output: e.g. `jnp.ones_like(out)` (shape and dtype "
+                                   f"{_cotangent_types(f)[1] or 'of the output'}), where `out` is what `jax.vjp` "
+                                   f"returned first")),      # a rewrite that traced (a cast) first
     # ---- arrays built or updated with the wrong shape
     Rule("ragged-array", _ragged,
          "`jnp.array` of a list makes one rectangular array, and these entries have different lengths",
