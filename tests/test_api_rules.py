@@ -366,3 +366,13 @@ def test_advice_in_the_students_own_exception_is_not_attributed_to_jax():
 
 def test_an_int_where_a_key_belongs_keeps_its_own_rule():
     assert _rule(lambda: jax.random.split(5)) != "key-number"
+
+
+def test_a_tangent_for_an_integer_primal_is_not_told_to_match_its_dtype():
+    block = _block(lambda: jax.jvp(lambda n: n * 3, (jnp.arange(4),), (jnp.ones(4),)))
+    assert _fix(block).startswith(GUESS) and "float0" in _fix(block) and "ones_like" not in _fix(block)
+
+
+def test_a_list_where_a_key_belongs_is_offered_a_key_as_a_guess():
+    block = _block(lambda: jax.random.uniform([3, 4], (2,)))
+    assert _fix(block).startswith(GUESS) and "jax.random.key(" in _fix(block)

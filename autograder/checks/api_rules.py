@@ -123,6 +123,9 @@ def _tangent_shapes(f: Facts) -> tuple[str, str]:
 
 
 def _tangent_fix(f: Facts) -> str:
+    if f.says(r"expected tangent dtype \S*float0"):     # an integer primal: it has no tangent space
+        return guess("to differentiate along that input, pass it as floats (`x.astype(jnp.float32)`); to hold it "
+                     "fixed, give it a `float0` tangent: `np.zeros(x.shape, jax.dtypes.float0)`")
     primal, tangent = _tangent_shapes(f)
     text = (f"give each tangent the same shape and dtype as its primal ({primal or 'the input'}), e.g. "
             f"`jnp.ones_like(x)` for the direction of all ones")
@@ -199,6 +202,10 @@ def _found(f: Facts) -> str:
 
 def _traced_arg(f: Facts) -> str:
     return f.group(r"depends on the value of the argument (\w+)", default="the argument")
+
+
+_KEY_FIX = ("pass a key: make one with `jax.random.key(0)` (or `jax.random.PRNGKey(0)`) and give each draw its own "
+            "subkey from `jax.random.split`")
 
 
 def _dims(f: Facts) -> str:
@@ -316,8 +323,8 @@ API_RULES: list[Rule] = [
     Rule("key-type", lambda f: f.says(r"^unexpected PRNG key type"),
          lambda f: (f"a `jax.random` function got {_key_type(f)} "
                     f"where a PRNG key belongs" + (" (the key was never set)" if f.says(r"NoneType") else "")),
-         "pass a key: make one with `jax.random.key(0)` (or `jax.random.PRNGKey(0)`) and give each draw its own "
-         "subkey from `jax.random.split`"),
+         lambda f: (_KEY_FIX if f.says(r"NoneType") else
+                    guess(_KEY_FIX + "; if the value holds a key's data, wrap it back: `jax.random.wrap_key_data(jnp.asarray(v))`"))),
     Rule("cond-none", lambda f: f.says(r"^cond predicate is None"),
          "`lax.cond` got `None` as its predicate (an optional argument left unset); it needs a boolean scalar",
          "decide on `None` in Python: `if x is None: ... else: ...` (whether a value is `None` is known while "
