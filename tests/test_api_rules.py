@@ -376,3 +376,9 @@ def test_a_tangent_for_an_integer_primal_is_not_told_to_match_its_dtype():
 def test_a_list_where_a_key_belongs_is_offered_a_key_as_a_guess():
     block = _block(lambda: jax.random.uniform([3, 4], (2,)))
     assert _fix(block).startswith(GUESS) and "jax.random.key(" in _fix(block)
+
+
+def test_a_forward_function_the_student_calls_with_too_many_arguments_is_not_a_custom_rule():
+    def forward(x, w):
+        return x @ w
+    assert _rule(lambda: forward(jnp.ones(2), jnp.ones((2, 2)), 1.0)) != "rule-arity"
