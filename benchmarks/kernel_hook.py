@@ -6,7 +6,8 @@ the hook, with it (trials off) and with it (trials on: candidate fixes traced in
 
 Each cell runs `--repeats` times in each setting: one that succeeds (the hook returns at once), JAX
 errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), three whose fix
-is a rewrite by the error's kind (`checks/trial_kinds.py`), and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling convention and one fallback
+(a JAX function's signature, `checks/fallback_rules.py`), and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -28,6 +29,9 @@ CELLS = {
     "Python `if` on a traced value (tried by kind)": "jax.jit(lambda v: v * 2 if v.sum() > 0 else -v)(w)",
     "keyword given positional-only (tried by kind)": "jnp.where(w > 0, x=w, y=0.0)",
     "key split too short (tried by kind)": "k1, k2, k3 = jax.random.split(jax.random.key(0), 2)",
+    # rules by kind of API mistake (`checks/api_rules.py`) and the last, guessing ones (`fallback_rules.py`)
+    "jvp without tuples (calling convention)": "jax.jvp(predict, w, xs)",
+    "keyword a JAX function lacks (fallback)": "jnp.sum(xs, axes=0)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"

@@ -15,7 +15,11 @@
                  it happened (`call_facts`: what a call on the line binds: a partial's keywords, a
                  vmapped function's keyword arguments), `rules` holds the rule tables (exception or
                  retrace -> cause and fix), with `usage_rules` (JAX's API outside jit: vmap, grad, loops,
-                 branches, pytrees, keys, custom rules, shapes), `misuse_rules` (NumPy's names and forms,
+                 branches, pytrees, keys, custom rules, shapes), `api_rules` (names JAX removed or renamed,
+                 and calling conventions each told by one message: jvp tuples, pullbacks, flatten pairs,
+                 key types, `in_axes` lists, custom rules' arguments, loop carries), `fallback_rules` (last:
+                 where no rule knows the message, a cause and at most two guesses by the error's kind),
+                 `misuse_rules` (NumPy's names and forms,
                  values a transform cannot trace, loops and callbacks under transformations),
                  `operand_rules` (lists and functions where arrays belong, arguments that do not fit
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,

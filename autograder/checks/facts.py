@@ -352,10 +352,11 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     """
     names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
     message = str(exc)
-    where, frame, transforms = None, None, []
+    where, frame, transforms, last = None, None, [], ""
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
+        last = code.co_filename
         if is_student_frame(code.co_filename):
             lineno = tb.tb_lineno
             linecache.checkcache(code.co_filename)
@@ -394,6 +395,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
         "traced_args": traced_args,
         "call": call or {},
         "transforms": list(dict.fromkeys(transforms)),   # those the student's lines call, outermost first
+        "raised_in_jax": bool(re.search(r"[/\\]jax(lib)?[/\\]", last)),   # JAX's own code raised it
     }
 
 

@@ -17,6 +17,8 @@ from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
+from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
+from .fallback_rules import FALLBACK_RULES
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -152,6 +154,7 @@ RULES: list[Rule] = [
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
+    *API_RULES,            # removed names and calling conventions, each read from one message JAX words
     *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
     *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
@@ -269,9 +272,9 @@ RULES: list[Rule] = [
                        f"`jax.jit({f.fn}, static_argnames='{f.arg}')`" if f.arg and f.arg_is_python_scalar else
                        f" (`{f.arg}` arrives as an array, so it stays traced)" if f.arg and f.arg_is_data else ""))),
     Rule("size-from-int-argument", lambda f: _is_size_error(f) and f.arg and not f.arg_is_data,
-         lambda f: f"`{f.arg}` is a jit argument, so it is traced; {_size_user(f)} needs its value to fix an "
-                   f"output shape",
-         lambda f: _static_fix(f) + ("; or pass `total_repeat_length=`" if f.says("total_repeat_length") else "")),
+         lambda f: f"`{f.arg}` is a jit argument, so it is traced; {_size_user(f)} needs its value to fix an output shape",
+         lambda f: _static_fix(f) + ("; or pass `total_repeat_length=`" if f.says("total_repeat_length") else "")
+         + ("" if f.arg_is_python_scalar else _DATA_SIZE)),
     Rule("size-from-data", lambda f: _is_size_error(f) and f.arg and f.arg_is_data,
          lambda f: f"the size depends on `{f.arg}`, which is traced data (its values are unknown while "
                    f"tracing), so {_size_user(f)} cannot fix an output shape",
@@ -322,6 +325,7 @@ RULES: list[Rule] = [
          "work on the sizes the exercise gives; avoid building huge intermediates"),
     # ---- any other error on a line that calls lax.cond/lax.switch: both branches are traced
     *BRANCH_RULES,
+    *FALLBACK_RULES,       # nothing else knows it: a cause in the student's terms, at most two guesses
 ]
 
 
@@ -334,6 +338,7 @@ def _text(part, f: Facts) -> str:
     return part(f) if callable(part) else part
 
 
+_TRIED_BY_KIND = {"moved-name"}   # rules whose guesses the rewrites by kind try: what traced replaces them
 _GENERIC = ("the function raised an exception", "run it eagerly on the example input and read the traceback")
 
 
@@ -348,7 +353,9 @@ def explain(desc: dict) -> tuple[str, str]:
         cause, fix = _text(rule.cause, f), _text(rule.fix, f)
     except Exception:  # a description a rule cannot read (forged by the worker): the generic pair
         return _GENERIC
-    if by_kind and fix.startswith(GUESS):     # what traced first; the rule's possibility stays a guess
+    if by_kind and rule.name in _TRIED_BY_KIND:
+        fix = by_kind
+    elif by_kind and fix.startswith(GUESS):     # what traced first; the rule's possibility stays a guess
         fix = f"{by_kind}; other possibilities, {fix}"
     return cause, fix
 

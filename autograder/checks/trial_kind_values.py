@@ -96,23 +96,32 @@ RENAMED = {"shuffle": "permutation", "tree_map": "tree.map", "tree_multimap": "t
            "trapz": "trapezoid", "PRNGKey": "key"}
 
 
+# JAX's modules where a name the student's module lacks may have moved (`jax.lax.logsumexp` is `jax.nn`'s)
+_ELSEWHERE = ("jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special", "jax.numpy.linalg",
+              "jax.scipy.linalg", "jax.tree", "jax.tree_util")
+
+
 def gen_renamed(root, f):
     """A name a JAX module does not have (`module 'jax.random' has no attribute 'shuffle'`): the name
     JAX's changelog gives for it (`RENAMED`, same arguments) and close spellings the module does have
-    (a typo); the trial keeps those that trace on the line's own arguments."""
+    (a typo) where no other JAX module has that name, or the same name in the modules that do (it moved);
+    the trial keeps those that trace on the line's own arguments."""
     import difflib
     import sys
     module, name = f.group(r"module '([\w.]+)' has no attribute '(\w+)'"), f.group(r"has no attribute '(\w+)'")
     if not f.is_("AttributeError") or not module.startswith("jax") or module not in sys.modules:
         return
     have = [n for n in dir(sys.modules[module]) if not n.startswith("_")]
-    options = ([RENAMED[name]] if name in RENAMED else []) + difflib.get_close_matches(name, have, n=2, cutoff=0.8)
+    moved = [f"{m[len('jax.'):]}.{name}" for m in _ELSEWHERE if m != module and m in sys.modules
+             and hasattr(sys.modules[m], name)]        # the same name in another JAX module: it moved
+    close = [] if moved else difflib.get_close_matches(name, have, n=2, cutoff=0.8)
+    options = ([RENAMED[name]] if name in RENAMED else []) + moved[:2] + close
     for node in ast.walk(root):                # the call of that name, quoted whole (or the name alone)
         attr = node.func if isinstance(node, ast.Call) else node
         if isinstance(attr, ast.Attribute) and attr.attr == name and (node is attr or isinstance(node, ast.Call)):
             for option in dict.fromkeys(options):
                 parts = option.split(".")
-                base = attr.value if len(parts) == 1 else ast.Attribute(_e("jax"), parts[0], ast.Load())
+                base = attr.value if len(parts) == 1 else _e("jax." + ".".join(parts[:-1]))
                 new_attr = ast.Attribute(base, parts[-1], attr.ctx)
                 if node is attr:
                     yield node, new_attr

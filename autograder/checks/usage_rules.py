@@ -17,7 +17,7 @@ from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
-    _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
+    _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
 )
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
@@ -64,6 +64,18 @@ def _vmap_tried(fallback, principle=""):
     return lambda f: vmap_fix(f, _call(f, "vmap"), text(fallback, f), text(principle, f))
 
 
+def _with_keys(fix):
+    """A vmap sizes fix, then (a guess, never confirmed by the `in_axes` trial) the count of a key array
+    mapped beside one batch of another length: one key per example is the likelier intent."""
+    def text(f: Facts) -> str:
+        keys = _keys_count_text(f)
+        main = fix(f)
+        if not keys:
+            return main
+        return f"{main}; {keys}" if main.startswith(GUESS) else f"{main}; other possibility, {guess(keys)}"
+    return text
+
+
 def _carry_tried(f: Facts) -> str:
     _, component, before, after = _carry(f)
     return carry_fix(f, component, before, after, "dtypes do not match" in f.text, _carry_fix(f))
@@ -81,8 +93,8 @@ def _method_tried(fallback):
 USAGE_RULES: list[Rule] = [
     # ---- vmap
     Rule("vmap-sizes", lambda f: f.says(r"^vmap got inconsistent sizes for array axes to be mapped"),
-         _vmap_sizes_cause, _vmap_tried(_vmap_sizes_fix, "map each argument along the axis that holds the batch, "
-                                                          "or pass it whole with `None`")),
+         _vmap_sizes_cause, _with_keys(_vmap_tried(_vmap_sizes_fix, "map each argument along the axis that holds "
+                                                                     "the batch, or pass it whole with `None`"))),
     Rule("vmap-in-axes-count", lambda f: f.says(r"^vmap in_axes must be an int, None, or a tuple of entries"),
          lambda f: (f"`in_axes` has {_m(f, 'in_axes_len', default='a different number of')} "
                     f"entries but the function was called with {_m(f, 'args_len', default='more')} "

@@ -124,9 +124,22 @@ def _vmap_sizes_fix(f: Facts) -> str:
             f"`jax.vmap({fn}, in_axes={in_axes})` (`None` = passed whole to every call, a number = the axis "
             f"that holds the batch of {batch})")
     if whole:
-        text += (f"; if {'it is a batch' if len(whole) == 1 else 'they are batches'} too, "
-                 f"{'its' if len(whole) == 1 else 'their'} batch axis must have length {batch}")
+        text += (f"; if {'it is a batch' if len(whole) == 1 else 'they are batches'} too, every mapped argument "
+                 f"needs the same mapped axis size ({batch} here: stack or pad the batches to it)")
     return text
+
+
+def _keys_count_text(f: Facts) -> str:
+    """Where a mapped argument is an array of PRNG keys (`key<...>[n]`) and the others share another
+    batch length: the keys' count is the likelier slip (one key per example)."""
+    sizes = _vmap_sizes(f)
+    keys = [s for s in sizes if s["type"].startswith("key<") or "uint32" in s["type"] and s["dims"][-1:] == (2,)]
+    others = {s["size"] for s in sizes if s not in keys}
+    if len(keys) != 1 or len(others) != 1:
+        return ""
+    n = next(iter(others))
+    return (f"if `{keys[0]['name']}` holds one key per example, split as many keys as the batch: "
+            f"`jax.random.split(key, {n})` gives {n} keys")
 
 
 def _in_axes_tree_fix(f: Facts) -> str:
