@@ -143,6 +143,9 @@ CASES = {
                     lambda: jax.grad(lambda v: jnp.sum(v ** 2))(x3)),
     "grad-int-input": (lambda: jax.grad(lambda v: v ** 2)(3), ["int32", "3.0"],
                        lambda: jax.grad(lambda v: v ** 2)(3.0)),
+    "grad-complex-input": (lambda: jax.jacfwd(lambda z: z * z)(jnp.array([1.0 + 2.0j])),
+                           ["jax.jacfwd", "complex64", "holomorphic=True", "real and imaginary parts"],
+                           lambda: jax.jacfwd(lambda z: z * z, holomorphic=True)(jnp.array([1.0 + 2.0j]))),
     "grad-has-aux": (lambda: jax.grad(lambda v: jnp.sum(v), has_aux=True)(x3), ["one value", "drop `has_aux=True`"],
                      lambda: jax.grad(lambda v: (jnp.sum(v), v), has_aux=True)(x3)),
     "grad-argnums": (lambda: jax.grad(lambda a, b: jnp.sum(a * b), argnums=1)(x3, b=x3), ["argnums=1", "positionally"],
@@ -277,10 +280,13 @@ def test_a_shape_made_a_jnp_array_is_told_to_stay_a_tuple():
     assert "tuple(" not in text
 
 
-def test_a_traced_scan_length_is_told_fori_loop_and_the_generic_concrete_fix_is_a_guess():
-    fires_with("scan-length", lambda: jax.jit(lambda v, k: lax.scan(lambda c, _: (c * 2, None), v, None, length=k)[0])(1.0, 3),
-               ["`k` is a jit argument", "lax.fori_loop(0, k,"])
+def test_a_traced_scan_length_is_offered_both_fixes_and_the_generic_concrete_fix_is_a_guess():
+    """fori_loop where only the final carry is used, a static length where the stacked outputs are (their
+    number is a shape): the student knows which, so both are offered as a guess."""
+    from autograder.checks.trial_texts import GUESS
+    text = fires_with("scan-length", lambda: jax.jit(lambda v, k: lax.scan(lambda c, _: (c * 2, c), v, None, length=k)[1])(1.0, 3),
+                      ["`k` is a jit argument", "lax.fori_loop(0, k,", "static_argnames='k'"])
+    assert "fix: " + GUESS in text, text
     assert _rule(lambda: jax.jit(lambda v, k: lax.fori_loop(0, k, lambda i, c: c * 2, v))(1.0, 3)) == (None, "")
     from autograder.checks import rules
-    from autograder.checks.trial_texts import GUESS
     assert [r for r in rules.RULES if r.name == "concrete"][0].fix.startswith(GUESS)

@@ -257,10 +257,10 @@ RULES: list[Rule] = [
     Rule("scan-length", lambda f: f.is_("ConcretizationTypeError") and f.says(r"`length` argument to `scan`"),
          lambda f: ("`lax.scan`'s `length=` must be a concrete Python int, "
                     + (f"and `{f.arg}` is a jit argument, so it is traced" if f.arg else "and the value given is traced")),
-         lambda f: (f"loop with `lax.fori_loop(0, {f.arg or 'n'}, lambda i, carry: body, init)` (or `lax.while_loop`), which "
-                    "accepts a traced number of steps"
-                    + (f"; or, if `{f.arg}` is a true constant, make it static: "
-                       f"`jax.jit({f.fn}, static_argnames='{f.arg}')`" if f.arg and f.arg_is_python_scalar else ""))),
+         lambda f: guess(f"if only the final carry is needed, loop with `lax.fori_loop(0, {f.arg or 'n'}, lambda i, carry: "
+                         f"body, init)` (or `lax.while_loop`), which accepts a traced number of steps; if the stacked "
+                         f"outputs are needed, their number must be known when tracing: make `{f.arg or 'n'}` static, "
+                         f"`jax.jit({f.fn if str(f.fn).isidentifier() else 'f'}, static_argnames='{f.arg or 'n'}')`")),  # the student knows which
     Rule("nonzero-size", lambda f: f.is_("ConcretizationTypeError") and f.says(r"jnp\.nonzero|size argument|argwhere|flatnonzero|jnp\.unique|jnp\.compress"),
          "`jnp.nonzero` / one-argument `jnp.where` on a traced value: the output size depends on the values",
          "pass a static `size=` (and `fill_value=`), or rewrite with `jnp.where(cond, a, b)` and a cumulative sum"),

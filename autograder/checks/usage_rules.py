@@ -136,6 +136,15 @@ USAGE_RULES: list[Rule] = [
     # ---- grad
     Rule("grad-output", lambda f: f.says(r"^Gradient only defined for scalar-output functions"),
          _grad_output_cause, _grad_output_fix),
+    # a complex input is no mistake of dtype: the derivative exists where the function is holomorphic,
+    # which only the student can say (JAX's own advice), so the fix is offered, not instructed
+    Rule("grad-complex-input", lambda f: f.says(r"^\w+ requires real-valued inputs") and _m(f, "got_dtype").startswith("complex"),
+         lambda f: (f"`jax.{_m(f, 'transform', default='grad')}` differentiates with respect to real inputs unless "
+                    f"told otherwise; it got {_m(f, 'got_dtype')}"),
+         lambda f: guess(f"if the function is holomorphic in that input (built from `+`, `*`, `jnp.exp`, ... of it; "
+                         f"no `jnp.abs`, `jnp.conj` or `jnp.real`), pass `holomorphic=True` to "
+                         f"`jax.{_m(f, 'transform', default='grad')}`; if not, differentiate a real function of its "
+                         "real and imaginary parts")),
     Rule("grad-int-input", lambda f: f.says(r"^\w+ requires real(- or complex)?-valued inputs"),
          lambda f: (f"`jax.grad` differentiates with respect to float inputs; it got "
                     f"{_m(f, 'got_dtype', default='an integer')} (an integer has no derivative)"),

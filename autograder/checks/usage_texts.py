@@ -395,6 +395,7 @@ _TEXT = {
     'rank_axis': r'along axis (-?[0-9]+)',
     'rank_shape': r'its shape is (.[^)]*.)',
     'got_dtype': r'but got (\w+)',
+    'transform': r'^(\w+) requires',
     'aux_value': r'with value [(](.*)[)]$',
     'argnums': r'argnums=(\S+)',
     'positional': r'got only (\d+)',
