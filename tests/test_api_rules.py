@@ -378,3 +378,18 @@ def test_a_forward_function_the_student_calls_with_too_many_arguments_is_not_a_c
     def forward(x, w):
         return x @ w
     assert _rule(lambda: forward(jnp.ones(2), jnp.ones((2, 2)), 1.0)) != "rule-arity"
+
+
+def test_a_message_the_student_raised_makes_the_grader_import_no_module_it_names():
+    """The fallback looks a missing name up in JAX's public modules only: a message a student's code
+    raised itself, naming another JAX module, imports nothing (it would run that module's import in
+    the grader)."""
+    import importlib.util
+    import sys
+    planted = "jax.example_libraries.stax"
+    assert importlib.util.find_spec(planted) is not None and planted not in sys.modules
+
+    def raise_it():
+        raise AttributeError(f"module '{planted}' has no attribute 'lower_fn'")
+    _block(raise_it)
+    assert planted not in sys.modules
