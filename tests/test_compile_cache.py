@@ -114,9 +114,12 @@ def sin_and_cos_entries() -> tuple[str, bytes, bytes]:
     a fresh process with the worker's cache installed (as a worker makes them)."""
     import subprocess
     import sys
-    code = ("import json, sys\n"
+    code = ("import json, os, sys\n"
             "import jax, jax.numpy as jnp\n"
-            "from autograder.sandbox import compile_cache\n"
+            "from autograder.sandbox import compile_cache, compile_effort\n"
+            "os.environ[compile_effort.ENV] = '1'\n"          # compiled as a worker compiles (its keys)
+            "compile_effort.take_environment()\n"
+            "compile_effort.apply()\n"
             "cache = compile_cache.install()\n"
             "jnp.sin(jnp.arange(3.0)).block_until_ready()\n"
             "sin = dict(cache.private)\n"
