@@ -13,10 +13,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .[dev]
 	touch $(STAMP)
 
-# Two workers, one test file at a time each (module fixtures are built once): much of the suite
-# waits on child processes (graders, nbgrader, a browser, timeouts), so a second worker overlaps
-# those waits with CPU work. Measured on 2 cores: 20.8 min against 28.5 min in one process (0.73x);
-# splitting test_course.py across workers was slower (29 min): its gradings are CPU-bound.
+# Two workers, one test file at a time each (module fixtures are built once): a second worker
+# overlaps the waits on child processes (graders, nbgrader, a browser, timeouts) with CPU work; with
+# it the 2 cores sat idle about 2% of a run (sampled every 30 s on 2026-11-29), so a third would not
+# help. On a fresh clone on 2 cores: 34.0 min for 1506 tests (2026-11-29), over the 30-minute budget;
+# test_course.py and test_right_answers.py (both graders on every course notebook) are two thirds of it.
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
