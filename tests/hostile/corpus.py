@@ -159,6 +159,12 @@ ATTACKS = {
         "        for how in (lambda: open(path, 'wb').write(b'x'), lambda: os.remove(path)):\n"
         "            try:\n                how()\n            except OSError:\n                pass\n"
         + RIGHT), "victim": 3.0},
+    # a message whose text the grader's explanation reads: it names a JAX module the grader must not
+    # import for it (checks/fallback_rules.py looks in JAX's public modules only)
+    "name_a_module_for_the_grader": {"cell": (
+        "def victim(x):\n"
+        "    raise AttributeError(\"module 'jax.example_libraries.stax' has no attribute 'Dense2'\")\n"),
+        "message": "AttributeError"},
     "detect_grading_run": {"cell": (
         "import os, sys\n"
         "def _grading():\n"
