@@ -13,16 +13,17 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .[dev]
 	touch $(STAMP)
 
-# Two workers, one test file at a time each (module fixtures are built once): a second worker
-# overlaps the waits on child processes (graders, nbgrader, a browser, timeouts) with CPU work; with
-# it the 2 cores sat idle about 2% of a run (sampled every 30 s on 2026-11-29), so a third would not
-# help. On a fresh clone on 2 cores: 34.0 min for 1506 tests (2026-11-29), over the 30-minute budget;
-# test_course.py and test_right_answers.py (both graders on every course notebook) are two thirds of it.
+# Two workers. Work units (`--dist loadgroup`, tests/conftest.py): the course's tests of one assignment
+# (test_course.py and test_right_answers.py share its grading), and every other file whole (its module
+# fixtures are built once). A second worker overlaps the waits on child processes (graders, nbgrader, a
+# browser, timeouts) with CPU work; with it the 2 cores sat idle about 2% of a run (sampled every 30 s
+# on 2026-11-29), so a third would not help. On a fresh clone on 2 cores: 34.0 min for 1506 tests
+# (2026-11-29, before the two course files shared one grading per assignment), over the 30-minute budget.
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
 test: $(STAMP)
-	$(PY) -m pytest tests $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadfile)
+	$(PY) -m pytest tests $(if $(filter-out 0,$(TEST_WORKERS)),-n $(TEST_WORKERS) --dist loadgroup)
 
 demo: $(STAMP)
 	$(PY) -m autograder.classroom.demo

@@ -34,6 +34,36 @@ def limits():
                   memory_mb=3072, output_bytes=1_000_000, compile_cache=True)
 
 
+@pytest.fixture(scope="session")
+def course_grading(course, tmp_path_factory, limits):
+    """Every course assignment graded once per worker by both graders (tests/support/course_grading.py)."""
+    from support.course_grading import CourseGrading
+    return CourseGrading(course, tmp_path_factory, limits)
+
+
+# The test files whose tests of one assignment share that assignment's grading (`course_grading`).
+GRADED_BY_ASSIGNMENT = {"test_course", "test_right_answers"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Work units for `--dist loadgroup` (the Makefile's): the tests of GRADED_BY_ASSIGNMENT's files
+    that take an `assignment` are grouped by assignment, so that one worker grades each assignment
+    once for both files, and assignments spread over the workers; every other test is grouped by
+    its file, as `--dist loadfile` would (a file's module fixtures are built once). Runs before
+    xdist reads the groups."""
+    for item in items:
+        if item.get_closest_marker("xdist_group"):
+            continue
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        module = getattr(getattr(item, "module", None), "__name__", "")
+        if module in GRADED_BY_ASSIGNMENT and "assignment" in params:
+            group = f"assignment-{params['assignment']}"
+        else:
+            group = item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture
 def toy_course(tmp_path):
     """A course directory holding the project's nbgrader_config.py and source/toy/toy.ipynb."""

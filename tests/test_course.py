@@ -1,6 +1,7 @@
 """End to end, per assignment: reference solutions get full marks, the untouched release gets zero
 without crashing, and every known-wrong submission loses exactly the cells it should; the CLI and
-`nbgrader autograde` agree cell by cell on all of them."""
+`nbgrader autograde` agree cell by cell on all of them. (The grading, shared with
+test_right_answers.py, is tests/support/course_grading.py's.)"""
 from __future__ import annotations
 
 import functools
@@ -8,14 +9,13 @@ import json
 
 import pytest
 
-from support.both_graders import grade_with_both, disagreements
-from support.notebooks import load_cases, submission_from_source
+from support.both_graders import disagreements
+from support.notebooks import load_cases
 from autograder.course import Course
 from autograder.lab import selftest
 
 COURSE = Course()
 ASSIGNMENTS = COURSE.assignment_names()
-PATHS: dict[str, dict] = {}   # assignment -> {student: notebook graded by the `graded` fixture}
 
 
 def _case_ids():
@@ -36,27 +36,13 @@ def _devices(assignment: str) -> int:
     return 0
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, limits):
-    """Grade, once per assignment, the reference, the release and every case, with both graders."""
-    cache: dict = {}
-
+@pytest.fixture
+def graded(course_grading):
+    """(CLI results, nbgrader's points, case -> its notebook) of an assignment: the reference, the
+    release and every known-wrong case, graded once with the right answers (course_grading)."""
     def get(assignment):
-        if assignment in cache:
-            return cache[assignment]
-        tmp = tmp_path_factory.mktemp(assignment)
-        subs = {"reference": submission_from_source(COURSE, assignment),
-                "release": submission_from_source(COURSE, assignment, base="release")}
-        cases = load_cases(assignment)
-        rounds = {}
-        for i, names in enumerate(pack_cases(cases)):
-            cells = {ex: src for n in names for ex, src in cases[n]["cells"].items()}
-            subs[f"round{i}"] = submission_from_source(COURSE, assignment, cells)
-            rounds.update({n: f"round{i}" for n in names})
-        cli, gradebook, PATHS[assignment] = grade_with_both(COURSE, assignment, subs, tmp, limits)
-        cache[assignment] = (cli, gradebook, rounds)
-        return cache[assignment]
-
+        g = course_grading.get(assignment)
+        return g.cli, g.gradebook, g.wrong_rounds
     return get
 
 
@@ -129,20 +115,21 @@ def test_selftest_agrees_with_this_grading(graded, assignment):
 
 
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_student_check_agrees_with_the_grader_on_visible_tests(graded, limits, assignment):
+def test_student_check_agrees_with_the_grader_on_visible_tests(course_grading, limits, assignment):
     """`autograder check` (the notebook's own visible tests, the grader's harness) on the same
     notebooks: a cell with no hidden part gets the grader's verdict, points and message; a cell
     that fails its visible part fails at grading with the same message."""
     from concurrent.futures import ThreadPoolExecutor
     from autograder.grading.student_check import check_notebook
-    cli, _, rounds = graded(assignment)
+    graded = course_grading.get(assignment)
+    cli, rounds, paths = graded.cli, graded.wrong_rounds, graded.paths
     cases = load_cases(assignment)
     # a case whose values come from an unseeded generator fails both runs, with different numbers
     varies = {(rounds[n], t) for n, c in cases.items() if c.get("varies_between_runs") for t in c["fails"]}
     hidden = {c.grade_id for c in COURSE.assignment(assignment).test_cells if "BEGIN HIDDEN TESTS" in c.source}
-    students = list(PATHS[assignment])
+    students = graded.students(right=False)      # (the right answers are not graded a third time)
     with ThreadPoolExecutor(2) as pool:
-        checked = dict(zip(students, pool.map(lambda s: check_notebook(PATHS[assignment][s], limits).to_json(),
+        checked = dict(zip(students, pool.map(lambda s: check_notebook(paths[s], limits).to_json(),
                                                students)))
     for student in students:
         grader = {c["name"]: c for c in _checks(cli[student]) if c["kind"] != "integrity"}

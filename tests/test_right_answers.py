@@ -2,15 +2,15 @@
 least five correct answers written in different idioms a student might use; each earns full marks
 from the `autograder` CLI and from `nbgrader autograde`, cell by cell the same.
 
-Its own file (not tests/test_course.py) so that `--dist loadfile` grades it beside the known-wrong
-cases on the other worker. Answers to different exercises share a notebook (`pack_cases`), so an
-assignment costs as many notebooks as its exercise with the most answers."""
+The answers are graded in the same batch as test_course.py's notebooks (tests/support/course_grading.py).
+Answers to different exercises share a notebook (`pack_cases`), so an assignment costs as many
+notebooks as its exercise with the most answers."""
 from __future__ import annotations
 
 import pytest
 
-from support.both_graders import disagreements, grade_with_both
-from support.notebooks import ROOT, submission_from_source
+from support.both_graders import disagreements
+from support.notebooks import ROOT
 from autograder.course import Course
 from autograder.lab import selftest
 
@@ -37,28 +37,13 @@ def test_every_exercise_has_right_answers_in_several_idioms(assignment):
             assert source.strip() != reference.get(ex, "").strip(), f"{name} is the reference itself"
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, limits):
-    cache: dict = {}
-
-    def get(assignment):
-        if assignment not in cache:
-            right = _right(assignment)
-            rounds = selftest.pack_cases(right)
-            notebooks = {f"round{i}": submission_from_source(
-                COURSE, assignment, {ex: src for n in names for ex, src in right[n]["cells"].items()})
-                for i, names in enumerate(rounds)}
-            cli, gradebook, _ = grade_with_both(COURSE, assignment, notebooks,
-                                                tmp_path_factory.mktemp(f"right-{assignment}"), limits)
-            cache[assignment] = (cli, gradebook, {f"round{i}": names for i, names in enumerate(rounds)})
-        return cache[assignment]
-
-    return get
-
-
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_right_answers_earn_full_marks_from_both_graders(graded, assignment):
-    cli, gradebook, rounds = graded(assignment)
+def test_right_answers_earn_full_marks_from_both_graders(course_grading, assignment):
+    graded = course_grading.get(assignment)
+    rounds = graded.right_rounds
+    cli = {s: graded.cli[s] for s in graded.students(right=True)}
+    gradebook = {s: graded.gradebook[s] for s in cli}
+    assert set(cli) == set(rounds) and cli
     lost = {}
     for student, result in cli.items():
         assert not result["errors"], (rounds[student], result["errors"])
