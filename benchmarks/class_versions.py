@@ -1,0 +1,134 @@
+"""Issue 36's class benchmark: one class graded by this checkout and by an earlier revision, alternated
+in the same run, and the 1,000-student model recomputed from it.
+
+    .venv/bin/python benchmarks/class_versions.py [REV] [--class-size 100] [--assignment 03_control_flow]
+                                                  [--jobs 2] [--rounds 2] [--cell-timeout 15] [--json FILE]
+
+REV (b4b601d by default, the last revision before the trust issue) is checked out into a scratch
+worktree with an interpreter that finds its package first (ab_versions.py's way). The class is
+compile_cache.py's, built once from this checkout's tests/cases: 60% correct answers in other idioms,
+30% known-wrong, 6% whose solution cell crashes the worker, 4% whose cell never ends. Each side grades
+it as `autograder autograde` does by default, `grade_many` with the batch compile cache, in a
+fresh process, against its own course (its own source notebooks and tests), at `--jobs`; the sides
+take turns going first. Prints each side's best time, notebooks per minute, the ratio (REV / this
+checkout: above 1, this checkout is faster), every notebook whose score differs (with the cells),
+and the model: notebooks per core-minute times 16 cores, minutes for 8,000 notebooks.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASS_NOTEBOOKS = 8000        # 1,000 students, eight assignments
+SERVER_CORES = 16
+
+
+def run_child(spec_file: str) -> None:
+    """In a fresh process of one side: grade the class against that side's course; print one JSON line."""
+    import time
+    spec = json.loads(Path(spec_file).read_text())
+    from autograder.course import Course
+    from autograder.grading.batch_cache import BatchCache
+    from autograder.grading.grade import grade_many
+    from autograder.grading.startup import isolate_jax_for_grader
+    from autograder.sandbox.process import Limits
+    isolate_jax_for_grader()
+    course = Course(Path(spec["root"]))
+    limits = Limits(cell_timeout=spec["cell_timeout"], check_timeout=spec["cell_timeout"], compile_cache=True)
+    batch = BatchCache(limits, course.hidden_paths())
+    started = time.perf_counter()
+    results = grade_many(spec["paths"], course, None, limits, spec["jobs"], cache=batch)
+    seconds = time.perf_counter() - started
+    batch.close()
+    graded = {r["notebook"]: {"score": r["score"],
+                              "failed": sorted(c["name"] for e in r["exercises"].values() for c in e["checks"]
+                                               if not c["passed"])} for r in results}
+    print(json.dumps({"seconds": seconds, "graded": graded,
+                      "package": str(Path(sys.modules["autograder"].__file__).parent)}))
+
+
+def side(python: str, root: Path, paths: list[str], jobs: int, cell_timeout: float) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump({"root": str(root), "paths": paths, "jobs": jobs, "cell_timeout": cell_timeout}, fh)
+    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    run = subprocess.run([python, __file__, "--child", fh.name], capture_output=True, text=True, env=env,
+                         cwd=tempfile.gettempdir())
+    os.unlink(fh.name)
+    if run.returncode != 0:
+        raise SystemExit(f"grading with {root} failed:\n{run.stderr[-3000:]}")
+    out = json.loads(run.stdout.splitlines()[-1])
+    assert Path(out["package"]).resolve().parent == root.resolve(), (out["package"], root)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("rev", nargs="?", default="b4b601d")
+    ap.add_argument("--class-size", type=int, default=100)
+    ap.add_argument("--assignment", default="03_control_flow")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--cell-timeout", type=float, default=15.0)
+    ap.add_argument("--json")
+    ap.add_argument("--child")
+    args = ap.parse_args()
+    if args.child:
+        return run_child(args.child)
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "tests"))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from ab_versions import old_checkout
+    from compile_cache import class_notebooks
+    scratch = Path(tempfile.mkdtemp(prefix="jaxcourse-classver-"))
+    try:
+        old_tree, old_python = old_checkout(args.rev, scratch)
+        paths = class_notebooks(scratch / "class", args.assignment, args.class_size, True)
+        sides = {args.rev: (old_python, old_tree), "this checkout": (sys.executable, ROOT)}
+        runs: dict[str, list] = {name: [] for name in sides}
+        for r in range(args.rounds):
+            order = list(sides) if r % 2 == 0 else list(reversed(sides))
+            for name in order:
+                out = side(*sides[name], paths, args.jobs, args.cell_timeout)
+                runs[name].append(out)
+                print(f"round {r + 1}, {name}: {out['seconds']:.1f} s", flush=True)
+        report(args, runs, len(paths))
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(scratch / "tree")],
+                       capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def report(args, runs: dict, n: int) -> None:
+    old, new = (min(runs[name], key=lambda r: r["seconds"]) for name in runs)
+    per_min = {name: n / best["seconds"] * 60 for name, best in zip(runs, (old, new))}
+    ratio = old["seconds"] / new["seconds"]
+    print(f"\nclass of {n} of {args.assignment} at --jobs {args.jobs} (cell timeout {args.cell_timeout:g} s), "
+          f"best of {args.rounds}:")
+    for name, best in zip(runs, (old, new)):
+        every = ", ".join(f"{r['seconds']:.1f}" for r in runs[name])
+        print(f"  {name}: {best['seconds']:.1f} s, {per_min[name]:.1f} notebooks/min (all runs: {every} s)")
+    print(f"  ratio {args.rev} / this checkout: {ratio:.2f}x")
+    differ = {p: (old["graded"][p], new["graded"][p]) for p in new["graded"]
+              if old["graded"][p]["score"] != new["graded"][p]["score"]}
+    print(f"  notebooks whose score differs: {len(differ)} of {n}")
+    for p, (o, w) in differ.items():
+        print(f"    {Path(p).parent.name}: {o['score']} -> {w['score']}; failed {o['failed']} -> {w['failed']}")
+    cores = os.cpu_count() or 2
+    model = {name: CLASS_NOTEBOOKS / (rate / cores * SERVER_CORES) for name, rate in per_min.items()}
+    print(f"  1,000-student model ({CLASS_NOTEBOOKS} notebooks, {SERVER_CORES} cores, linear in cores from "
+          f"{cores} here): " + ", ".join(f"{name} {m:.0f} min" for name, m in model.items()))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"runs": {k: [r["seconds"] for r in v] for k, v in runs.items()},
+                                               "ratio": ratio, "per_min": per_min, "model_min": model,
+                                               "differ": differ}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
