@@ -186,6 +186,12 @@ CATEGORIES = {
     "vmap-rule-structure": r"(?i)\bsame (pytree |container |tree )?structure\b[^\n]{0,60}\b(original|primal|custom[- ]vmapped|function)|\b(not|instead of|rather than|without)\b[^\n]{0,20}\b(wrapped )?in (a |one-element )?lists?\b|\breturn (the )?(bare )?output and (a |one |the )?(single )?(bool|flag|batched)",
     "devices-method": r"\.devices\(\)|\.device\b(?!\s*\()|(?i:\bdevice\b`? is (now )?(a |an )?(property|attribute))",
     "tree-util-flatten": r"jax\.tree_util\.tree_(flatten|leaves)\b|jax\.tree\.(flatten|leaves)\b",
+    # the ninth held-out batch's new kinds (patterns written from the fix alone, before any message for them
+    # was read), part a
+    "python-loop": r"(?i)\b(python|plain|ordinary|regular)\b[^\n]{0,25}\b(for[- ])?loops?\b|\blist comprehension|\bloop\b[^\n]{0,30}\bin python\b|\bunroll\w*\b[^\n]{0,30}\bin python\b",
+    "jit-returns-arrays": r"(?i)\b(return|output)\w*\b[^\n]{0,40}\bonly\b[^\n]{0,20}\barrays?\b|\bonly\b[^\n]{0,20}\barrays?\b[^\n]{0,40}\b(returned|outputs?)\b|\b(function|callable)s?\b[^\n]{0,50}\b(outside|out of)\b[^\n]{0,20}\b(jit|the jitted|the compiled)|lambda \w+: \w+\(\w+\)\[0\]",
+    "unflatten-any-leaf": r"(?i)unflatten\w*\b[^\n]{0,80}\b(as[- ]is|unchanged|untouched|directly|any (leaf|leaves|value|object)|arbitrary (leaf|leaves|values?|objects?)|tracers?|without (convert|cast|validat|check)\w*)|object\.__new__|cls\(\*children\)",
+    "plain-dict-container": r"(?i)\b(plain|built-?in|regular|ordinary|standard|python)\b[^\n]{0,15}\bdict(ionary|ionaries|s)?\b",
 }
 
 
