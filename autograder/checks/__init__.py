@@ -19,6 +19,9 @@
                  and calling conventions each told by one message: jvp tuples, pullbacks, flatten pairs,
                  key types, `in_axes` lists, custom rules' arguments, loop carries), `fallback_rules` (last:
                  where no rule knows the message, a cause and at most two guesses by the error's kind),
+                 `advice_rules` (read from what JAX's message says it wants and from the line's syntax: a
+                 chained comparison around `&`, the dtype, platform or mode JAX names, JAX's tip, a
+                 constructor or a leaf JAX's machinery handed the student's code),
                  `misuse_rules` (NumPy's names and forms,
                  values a transform cannot trace, loops and callbacks under transformations),
                  `operand_rules` (lists and functions where arrays belong, arguments that do not fit

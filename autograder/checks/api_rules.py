@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .rule_facts import Facts, Rule
+from .advice_rules import EARLY_RULES
 from .trial_texts import guess, kind_fix
 
 # ---------------------------------------------------------------- removed and renamed names
@@ -31,6 +32,8 @@ REMOVED = {
                     "test `isinstance(x, jax.Array)` (and annotate with `jax.Array`)"),
     "KeyArray": ("`jax.random.KeyArray` was removed; keys are `jax.Array`s",
                  "annotate or test with `jax.Array` (`jnp.issubdtype(k.dtype, jax.dtypes.prng_key)` for a typed key)"),
+    "PRNGKeyArray": ("`jax.random.PRNGKeyArray` was removed; keys are `jax.Array`s",
+                     "annotate or test with `jax.Array` (`jnp.issubdtype(k.dtype, jax.dtypes.prng_key)` for a typed key)"),
     "host_callback": ("`jax.experimental.host_callback` was removed",
                       "call Python from traced code with `jax.pure_callback(fn, result_shape_dtypes, *args)` (it "
                       "returns values), `jax.debug.callback` (side effects, e.g. printing) or "
@@ -247,6 +250,7 @@ def _cotangent_types(f: Facts) -> tuple[str, str]:
 
 API_RULES: list[Rule] = [
     Rule("removed-api", lambda f: _removed(f) is not None, _removed_cause, _removed_fix),
+    *EARLY_RULES,          # the line's own syntax, and a condition under jit read from constants only
     Rule("constant-size", _constant_size,
          "a traced value used as a shape or size; JAX names no argument it depends on, so it was computed "
          "with `jnp` from constants (under jit every `jnp` result is traced, even from constants)",

@@ -22,8 +22,9 @@ import importlib
 import inspect
 import re
 
+from .advice_rules import LATE_RULES
 from .rule_facts import Facts, Rule
-from .trial_texts import guess
+from .trial_texts import GUESS, guess
 
 # JAX's public modules a moved name is looked for in, with the name a student writes for each
 _MODULES = {"jax": "jax", "jax.numpy": "jnp", "jax.lax": "lax", "jax.random": "jax.random", "jax.nn": "jax.nn",
@@ -137,6 +138,14 @@ def _signature_text(f: Facts) -> str:
     return f"`{written}({', '.join(shown)}{more})`"
 
 
+def _renamed_keyword(f: Facts, written: str, keyword: str, name: str) -> str:
+    """The student's call of `written` with keyword `keyword=` renamed `name=`, or ''."""
+    from .advice_rules import call_text
+    m = re.search(rf"(?<![\w.]){re.escape(written)}\(", f.code)
+    call = call_text(f.code, m.start()) if m else ""
+    return re.sub(rf"\b{keyword}\s*=", f"{name}=", call) if call and len(call) <= 120 else ""
+
+
 def _signature_fix(f: Facts) -> str:
     written, fn = _jax_function(f)
     keyword = f.group(_SIGNATURE, 3)
@@ -144,7 +153,9 @@ def _signature_fix(f: Facts) -> str:
     if keyword:
         close = difflib.get_close_matches(keyword, params, n=1, cutoff=0.5)
         if close:
-            return guess(f"the parameter may be `{close[0]}=` (`{written}` has no `{keyword}`)")
+            call = _renamed_keyword(f, written, keyword, close[0])
+            return guess(f"the parameter may be `{close[0]}=` (`{written}` has no `{keyword}`)"
+                         + (f": `{call}`" if call else ""))
         return guess(f"pass it by one of `{written}`'s own parameters ({', '.join(params[:6])}) or leave it out")
     missing = re.findall(r"'(\w+)'", f.group(r"missing \d+ required positional arguments?: (.*)$"))
     if missing:
@@ -161,7 +172,22 @@ def _axis_literal(f: Facts) -> str:
 
 # JAX's own advice in its message (`... is not supported. Use stable=True ...`): a sentence that starts
 # with one of these, quoted back as a guess where no rule knows the message
-_ADVICE = r"(?:^|[.:]\s+)((?:Use|Instead,? use|Consider using|Try using|Please use|Did you mean)\b[^\n]{3,200}?)(?:\.(?:\s|$)|$)"
+_ADVICE = (r"(?:^|[.:]\s+)((?:Use|Instead,? use|Consider using|Try using|Please use|Did you mean|Pass|Set)\b"
+           r"[^\n]{3,200}?)(?:\.(?:\s|$)|$)")
+
+
+def argmax_too(f: Facts) -> str:
+    """For `jnp.where(x == jnp.max(x))` (the positions of the largest entry, whose count depends on the
+    values): `jnp.argmax`, which has a fixed size, as a guess; '' for any other line."""
+    m = re.search(r"jnp\.(?:where|nonzero|argwhere)\(\s*(\w+)\s*==\s*jnp\.(max|min)\(\s*\1\s*\)\s*\)", f.code)
+    return (f"; {GUESS}for the position of the {m.group(2)}imum, `jnp.unravel_index(jnp.arg{m.group(2)}({m.group(1)}), "
+            f"{m.group(1)}.shape)` (one index per axis, a fixed size)") if m else ""
+
+
+def _from_jax(f: Facts) -> bool:
+    """JAX's own code raised it, or (its frames hidden by JAX's traceback filtering) its message names
+    a JAX function or option (`jax.lax.linalg.eig`, `jnp.take`)."""
+    return f.desc.get("raised_in_jax") is True or f.says(r"\b(jax|jnp|lax)\.\w+")
 
 
 def _past_end(f: Facts) -> str:
@@ -172,6 +198,7 @@ def _past_end(f: Facts) -> str:
 
 
 FALLBACK_RULES: list[Rule] = [
+    *LATE_RULES,           # what JAX's message says it wants, and where its machinery called the student's code
     Rule("moved-name", lambda f: bool(_moved(f)), _moved_cause,
          lambda f: guess(" or ".join(_moved(f)) + " (the same name elsewhere in JAX, or a close spelling)")),
     Rule("array-attribute", lambda f: bool(_array_options(f)),
@@ -185,7 +212,7 @@ FALLBACK_RULES: list[Rule] = [
          lambda f: f"an index or axis ran past the array ({_past_end(f)}) on a line that passes `{_axis_literal(f)}`",
          lambda f: guess(f"`{_axis_literal(f)}` may name a dimension the array does not have there: axes count "
                          f"from 0, and `-1` is the last axis whatever the rank (`axis=-1`)")),
-    Rule("jax-advice", lambda f: f.desc.get("raised_in_jax") is True and f.group(_ADVICE, default="") != "",
+    Rule("jax-advice", lambda f: _from_jax(f) and f.group(_ADVICE, default="") != "",
          "JAX rejected this call, and its message says what it accepts instead",
          lambda f: guess(f"JAX's own suggestion: {f.group(_ADVICE).rstrip('.')}")),
 ]

@@ -18,7 +18,7 @@ from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
 from .rule_facts import float_shape as _float_shape, true_division as _true_division
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
-from .fallback_rules import FALLBACK_RULES
+from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .usage_rules import USAGE_RULES
@@ -263,7 +263,7 @@ RULES: list[Rule] = [
                          f"`jax.jit({f.fn if str(f.fn).isidentifier() else 'f'}, static_argnames='{f.arg or 'n'}')`")),  # the student knows which
     Rule("nonzero-size", lambda f: f.is_("ConcretizationTypeError") and f.says(r"jnp\.nonzero|size argument|argwhere|flatnonzero|jnp\.unique|jnp\.compress"),
          "`jnp.nonzero` / one-argument `jnp.where` on a traced value: the output size depends on the values",
-         "pass a static `size=` (and `fill_value=`), or rewrite with `jnp.where(cond, a, b)` and a cumulative sum"),
+         lambda f: "pass a static `size=` (and `fill_value=`), or rewrite with `jnp.where(cond, a, b)` and a cumulative sum" + _argmax_too(f)),
     Rule("range", lambda f: f.is_("TracerIntegerConversionError") and "range" in f.stmt.get("calls", []),
          lambda f: (f"`{f.arg}` is a jit argument, so it is traced, and `range()` needs a concrete count"
                     if f.arg else "`range()` of a traced value: the loop count is unknown while tracing"),

@@ -331,7 +331,7 @@ USAGE_RULES: list[Rule] = [
          _concat_fix),
     Rule("stack", lambda f: f.says(r"^All input arrays must have the same shape"),
          lambda f: f"`jnp.stack` needs arrays of one shape; they have {_m(f, 'stack_shapes')}",
-         "pad or crop them to one shape first, or use `jnp.concatenate` (which allows different lengths along "
+         "pad or crop them to the same shape first, or use `jnp.concatenate` (which allows different lengths along "
          "the axis it joins)"),
     Rule("contract", lambda f: f.says(r"^dot_general requires contracting dimensions to have the same shape"),
          lambda f: (f"a matrix product sums over the last axis of the first and the second-to-last of the second; "

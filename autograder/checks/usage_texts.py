@@ -154,6 +154,11 @@ def _in_axes_tree_fix(f: Facts) -> str:
         if fixed != given and all(not isinstance(e, (dict, tuple, list)) for e in fixed):
             return (f"a container in `in_axes` must mirror its argument entry for entry (every dict key); to pass "
                     f"the whole argument unmapped, write one `None` for it: `in_axes={fixed!r}`")
+    inner = f.group(r"key path\s+vmap (in_axes\[\d+\](?:\[[^\]]+\]|\.\w+)+)")
+    if inner:                                   # the mismatch is inside one argument's pytree
+        return (f"`in_axes` must be a tree prefix of the arguments: at `{inner}` give one int or `None` for the "
+                f"whole subtree, or a container with one entry for each of its elements (as many as the argument "
+                f"holds there)")
     return ("give `in_axes` one entry per positional argument, each an int or `None` (e.g. `in_axes=(0, 0)`), "
             "a dict only with every key of a dict argument; to map two axes of an array, nest two vmaps: "
             "`jax.vmap(jax.vmap(f, in_axes=(1, 1)), in_axes=(0, 0))`")
