@@ -1,6 +1,6 @@
 """Check every case of error_mistakes.py against the corpus rules (issue 24), no pytest.
 
-    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout [1|2|3|4|5|6|7|8]]
+    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout [1|2|...|9]]
 
 `--heldout` (or `--heldout 1`) checks heldout_error_mistakes.py instead (the cases written after
 the rules): the same rules for each case, at least 2 cases per family and 18 in all, and no thread
@@ -17,7 +17,8 @@ heldout_error_mistakes_6.py and heldout_error_mistakes_7.py with the minimums of
 all earlier files. `--heldout 8` checks heldout_error_mistakes_8.py, the half of the eighth batch written
 by one blind helper (vmap, grad, loops, branches, pytrees; the other families are written separately):
 at least 5 cases for vmap, grad and loops, 4 for branches and pytrees, 23 in all, and no thread that
-any earlier file uses.
+any earlier file uses. `--heldout 9` checks heldout_error_mistakes_9.py, the ninth batch (two blind helpers,
+one per half of the families, merged), with the minimums of batch 8, against all earlier files.
 
 For each case: `args()` is plain data (arrays, numbers, containers of those; no functions, class
 instances or typed PRNG keys); calling the function eagerly raises the exception class `raises`,
@@ -53,7 +54,8 @@ import numpy as np  # noqa: E402
 from mistakes import (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2,  # noqa: E402,F401
                       heldout_error_mistakes_3, heldout_error_mistakes_4,
                       heldout_error_mistakes_5, heldout_error_mistakes_6,
-                      heldout_error_mistakes_7, heldout_error_mistakes_8)  # (importing registers the cases)
+                      heldout_error_mistakes_7, heldout_error_mistakes_8,
+                      heldout_error_mistakes_9)  # (importing registers the cases)
 from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
 
 MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
@@ -81,7 +83,7 @@ HELDOUT_8_TOTAL_MINIMUM = 46
 # The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
 BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2, heldout_error_mistakes_3,
            heldout_error_mistakes_4, heldout_error_mistakes_5, heldout_error_mistakes_6,
-           heldout_error_mistakes_7, heldout_error_mistakes_8)
+           heldout_error_mistakes_7, heldout_error_mistakes_8, heldout_error_mistakes_9)
 BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM),
                  2: (HELDOUT_2_MINIMUM, HELDOUT_2_TOTAL_MINIMUM),
                  3: (HELDOUT_3_MINIMUM, HELDOUT_3_TOTAL_MINIMUM),
@@ -89,7 +91,8 @@ BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL
                  5: (HELDOUT_5_MINIMUM, HELDOUT_5_TOTAL_MINIMUM),
                  6: (HELDOUT_6_MINIMUM, HELDOUT_6_TOTAL_MINIMUM),
                  7: (HELDOUT_7_MINIMUM, HELDOUT_7_TOTAL_MINIMUM),
-                 8: (HELDOUT_8_MINIMUM, HELDOUT_8_TOTAL_MINIMUM)}
+                 8: (HELDOUT_8_MINIMUM, HELDOUT_8_TOTAL_MINIMUM),
+                 9: (HELDOUT_8_MINIMUM, HELDOUT_8_TOTAL_MINIMUM)}
 MAX_PER_THREAD = 3
 FIXES = {
     "vmap-in-axes-none", "vmap-in-axes-entries", "vmap-in-axes-axis", "vmap-out-axes",
@@ -130,6 +133,13 @@ FIXES = {
     "reshape-shape-arg", "scipy-convolve", "jit-lower", "cpu-platform", "take-mode", "jnp-promote",
     "trapezoid", "isin", "callback-custom-rule", "pass-closed-over", "vmap-rule-structure", "stack-scalars",
     "devices-method", "tree-util-flatten",
+    # added with the ninth held-out batch, part a (written from the maintainers' fixes alone)
+    "python-loop", "jit-returns-arrays", "unflatten-any-leaf", "plain-dict-container",
+    # added with the ninth held-out batch, part b (written from the maintainers' fixes alone)
+    "rescale-standard-sample", "split-then-slice", "unpack-primals", "bwd-none", "primal-value", "distinct-axes",
+    "total-repeat-length", "reduce-last-axis", "host-asarray", "inplace-false", "functools-partial", "sort-stable",
+    "parse-host", "enable-x64", "fwd-pair", "nondiff-first", "last-axis", "dynamic_slice", "close-over", "at-set",
+    "vmap-axis-name", "prng-key",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked
@@ -309,7 +319,7 @@ def check_corpus(cases: list[ErrorCase], minimum=MINIMUM, total_minimum=TOTAL_MI
 
 
 def batch_index(case: ErrorCase) -> int:
-    """0 for error_mistakes.py, 1 to 8 for the held-out batches."""
+    """0 for error_mistakes.py, 1 to 9 for the held-out batches."""
     return next(i for i, m in enumerate(BATCHES) if case.fn.__module__ == m.__name__)
 
 
@@ -320,11 +330,9 @@ def is_heldout(case: ErrorCase) -> bool:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
-    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=(1, 2, 3, 4, 5, 6, 7, 8), metavar="N",
+    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=range(10), metavar="N",
                     help="check held-out batch N instead of error_mistakes.py: 1 (default) "
-                         "heldout_error_mistakes.py, 2 heldout_error_mistakes_2.py, 3 heldout_error_mistakes_3.py, "
-                         "4 heldout_error_mistakes_4.py, 5 heldout_error_mistakes_5.py, 6 heldout_error_mistakes_6.py, "
-                         "7 heldout_error_mistakes_7.py, 8 heldout_error_mistakes_8.py")
+                         "heldout_error_mistakes.py, 2 to 9 heldout_error_mistakes_N.py")
     a = ap.parse_args()
     global CASE_FILE
     module = BATCHES[a.heldout]

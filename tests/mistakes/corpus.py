@@ -186,6 +186,28 @@ CATEGORIES = {
     "vmap-rule-structure": r"(?i)\bsame (pytree |container |tree )?structure\b[^\n]{0,60}\b(original|primal|custom[- ]vmapped|function)|\b(not|instead of|rather than|without)\b[^\n]{0,20}\b(wrapped )?in (a |one-element )?lists?\b|\breturn (the )?(bare )?output and (a |one |the )?(single )?(bool|flag|batched)",
     "devices-method": r"\.devices\(\)|\.device\b(?!\s*\()|(?i:\bdevice\b`? is (now )?(a |an )?(property|attribute))",
     "tree-util-flatten": r"jax\.tree_util\.tree_(flatten|leaves)\b|jax\.tree\.(flatten|leaves)\b",
+    # the ninth held-out batch's new kinds (patterns written from the fix alone, before any message for them
+    # was read), part a
+    "python-loop": r"(?i)\b(python|plain|ordinary|regular)\b[^\n]{0,25}\b(for[- ])?loops?\b|\blist comprehension|\bloop\b[^\n]{0,30}\bin python\b|\bunroll\w*\b[^\n]{0,30}\bin python\b",
+    "jit-returns-arrays": r"(?i)\b(return|output)\w*\b[^\n]{0,40}\bonly\b[^\n]{0,20}\barrays?\b|\bonly\b[^\n]{0,20}\barrays?\b[^\n]{0,40}\b(returned|outputs?)\b|\b(function|callable)s?\b[^\n]{0,50}\b(outside|out of)\b[^\n]{0,20}\b(jit|the jitted|the compiled)|lambda \w+: \w+\(\w+\)\[0\]",
+    "unflatten-any-leaf": r"(?i)unflatten\w*\b[^\n]{0,80}\b(as[- ]is|unchanged|untouched|directly|any (leaf|leaves|value|object)|arbitrary (leaf|leaves|values?|objects?)|tracers?|without (convert|cast|validat|check)\w*)|object\.__new__|cls\(\*children\)",
+    "plain-dict-container": r"(?i)\b(plain|built-?in|regular|ordinary|standard|python)\b[^\n]{0,15}\bdict(ionary|ionaries|s)?\b",
+    # the ninth held-out batch's new kinds (patterns written from the fix alone, before any message for
+    # them was read), part b (keys, custom rules, shapes, other)
+    "rescale-standard-sample": r"jax\.random\.\w+\([^\n]*\)\s*[*/]\s*\w+|\w+\s*\*\s*jax\.random\.\w+\(|(?i:\b(multiply|divide|scale|rescale)\w*\b[^\n]{0,40}\b(the )?(standard|unit|unscaled)?\s*(sample|draw|variate)s?\b|\bno `?scale`? (argument|parameter)\b)",
+    "split-then-slice": r"\w+\[0\],\s*\w+\[1:\]|\[1:\]|(?i:\b(first|one) key\b[^\n]{0,40}\b(rest|remaining|others)\b|\bslice\b[^\n]{0,30}\bkeys\b)",
+    "unpack-primals": r"\w+, = (primals?|tangents?)\b|\(\w+,\) = (primals?|tangents?)\b|\b(primals?|tangents?)\[0\]|(?i:\bunpack\w*\b[^\n]{0,30}\b(primals?|tangents?)\b|\b(primals?|tangents?)\b[^\n]{0,30}\b(are|is) (a )?tuples?\b)",
+    "bwd-none": r",\s*None\)|(?i:\bNone\b[^\n]{0,50}\b(cotangent|position|slot|entry|argument|input)s?\b|\b(one|a) cotangent (for|per) (each|every) (argument|input)\b)",
+    "primal-value": r"\.value\b|CustomVJPPrimal|(?i:(drop|remove|without)\b[^\n]{0,20}`?symbolic_zeros)",
+    "distinct-axes": r"expand_dims\([^)\n]*\(0, ?1\)|(?i:\b(distinct|different|unique|separate) (axes|axis (positions|indices))\b|\beach new axis\b[^\n]{0,30}\b(own|different|distinct)\b)",
+    "total-repeat-length": r"total_repeat_length=",
+    "reduce-last-axis": r"sum\([^\n]*axis=-1|(?i:\b(sum|reduce)\w*\b[^\n]{0,30}\b(only )?(over|along) the last axis\b|\bkeep (the )?(batch|leading|first|example) axis\b)",
+    "host-asarray": r"np\.asarray\(|np\.array\(|jax\.device_get\(",
+    "inplace-false": r"inplace=False",
+    "functools-partial": r"functools\.partial",
+    "sort-stable": r"stable=(True|False)",
+    "parse-host": r"np\.(array|asarray)\([^\n]*\)\.astype\(|np\.(array|asarray)\([^\n]*dtype=(np\.)?float|(?i:\b(parse|convert)\w*\b[^\n]{0,40}\bstrings?\b[^\n]{0,40}\b(numpy|np|floats?|numbers?)\b)",
+    "enable-x64": r"enable_x64|JAX_ENABLE_X64|jax_enable_x64",
 }
 
 
