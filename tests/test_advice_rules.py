@@ -228,3 +228,70 @@ def test_a_removed_key_array_type_is_told_jax_array():
     key = jax.random.key(1)
     block = _block(lambda: isinstance(key, jax.random.PRNGKeyArray))
     assert "jax.Array" in _fix(block)
+
+
+# ---------------------------------------------------------------- what a rule reads is bounded
+def _endless_line_desc(n: int) -> dict:
+    """A description, as a worker could send it, of `'int' object is not callable` on a line of `n`
+    characters that calls nothing: what `_called_property`'s pattern scans in time quadratic in `n`."""
+    line = "y = " + "a." * (n // 2) + "b"
+    return {"type": "TypeError", "mro": ["TypeError"], "message": "'int' object is not callable",
+            "text": "'int' object is not callable" + " x" * n, "where": {"line": 3, "function": "f", "code": line},
+            "facts": {"at_line": line, "calls": ["a.b"] * 1000}, "origin": [], "call": {}, "transforms": []}
+
+
+def test_rules_read_a_bounded_description_whatever_the_worker_sent():
+    """Facts (what every rule reads) and the grader's StudentCodeError cut a description to
+    `text.bounded`'s sizes: a 200,000-character line is read as its first 1,000 characters."""
+    from autograder.checks import text
+    from autograder.checks.rule_facts import Facts
+    from autograder.grading.remote import StudentCodeError
+    desc = _endless_line_desc(200_000)
+    for seen in (Facts(desc).desc, StudentCodeError(desc).desc):
+        assert len(seen["where"]["code"]) == text.OTHER_CHARS
+        assert len(seen["facts"]["at_line"]) == text.OTHER_CHARS
+        assert len(seen["text"]) == text.TEXT_CHARS
+        assert len(seen["facts"]["calls"]) == text.ENTRIES
+    assert len(desc["where"]["code"]) > 200_000           # the caller's description is left as it was
+    nested = {"type": "E", "message": "m"}
+    inner = nested
+    for _ in range(50):
+        inner["more"] = inner = {}
+    depth, node = 0, Facts(nested).desc
+    while isinstance(node, dict):                           # dicts kept, one per level
+        depth, node = depth + 1, node.get("more")
+    assert depth == text.DEPTH
+    assert Facts({"type": "E", "odd": object(), (1, 2): "tuple key"}).desc == {"type": "E", "odd": None}
+
+
+def test_an_error_on_an_endless_line_is_explained_from_its_first_characters():
+    """The kernel's own description (facts.describe_exception) is cut the same way, and the grader's
+    message quotes the line as far as the rules read it."""
+    from autograder.checks import text
+    from autograder.grading.remote import StudentCodeError
+    source = "def endless():\n    return (3)()  # " + "a." * 20_000 + "\n"
+    namespace: dict = {}
+    exec(compile(source, "<endless>", "exec"), namespace)
+    import linecache
+    linecache.cache["<endless>"] = (len(source), None, source.splitlines(True), "<endless>")
+    try:
+        namespace["endless"]()
+    except TypeError as exc:
+        desc = diagnose.describe_exception(exc)
+    finally:
+        linecache.cache.pop("<endless>", None)
+    assert all(len(v) <= text.OTHER_CHARS for v in _strings(desc, skip="text"))
+    message = str(StudentCodeError(desc))
+    assert "not callable" in message and len(message) < 4 * text.OTHER_CHARS
+
+
+def _strings(value, skip=""):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if k != skip:
+                yield from _strings(v, skip)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _strings(v, skip)

@@ -14,7 +14,7 @@ import re
 import types
 
 from . import call_facts
-from .text import scrub, shorten
+from .text import bounded, scrub, shorten
 
 # ---------------------------------------------------------------- where student code is
 _LIBRARY_MARKERS = (os.sep + "jax" + os.sep, os.sep + "jaxlib" + os.sep, os.sep + "numpy" + os.sep,
@@ -386,7 +386,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
         where.pop("path", None)
     if call and call.get("signature"):          # a path is no evidence a student can act on
         call = {**call, "signature": {k: v for k, v in call["signature"].items() if k != "path"}}
-    return {
+    return bounded({        # (what the rules read, cut to a size they explain in bounded time)
         "type": type(exc).__name__, "mro": names,
         "message": shorten(scrub(_jax_evidence(message) or message), 600),
         "text": scrub(message)[:4000],
@@ -396,6 +396,6 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
         "call": call or {},
         "transforms": list(dict.fromkeys(transforms)),   # those the student's lines call, outermost first
         "raised_in_jax": bool(re.search(r"[/\\]jax(lib)?[/\\]", last)),   # JAX's own code raised it
-    }
+    })
 
 

@@ -9,11 +9,16 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from .text import bounded
+
 
 class Facts:
-    """Read-only helpers over a description, for the rules' `when`, `cause` and `fix`."""
+    """Read-only helpers over a description, for the rules' `when`, `cause` and `fix`. Every rule reads
+    the description through one, cut to a bounded size first (`text.bounded`): a description may come
+    from an untrusted worker, and what a rule's pattern costs grows with what it reads."""
 
     def __init__(self, desc: dict):
+        desc = bounded(desc) if isinstance(desc, dict) else {}
         self.desc = desc
         self.types = set(desc.get("mro") or [desc.get("type", "")])
         self.text = desc.get("text") or desc.get("message", "")

@@ -30,3 +30,33 @@ def scrub(text: str) -> str:
     return _SOURCE_PATH.sub(r"\1", OBJECT_ADDRESS.sub("", text))
 
 
+
+
+# How much of a description of an exception the explanation rules read (`bounded`)
+TEXT_CHARS = 4000          # JAX's message (`text`)
+OTHER_CHARS = 1000         # any other string: a line of code, a name, a fix tried
+ENTRIES = 64               # entries of one list or dict
+DEPTH = 8                  # levels of nesting
+
+
+def bounded(value, key: str = "", depth: int = 0):
+    """A description of an exception (plain data) cut to what the explanation rules read: JAX's message
+    to TEXT_CHARS characters, every other string to OTHER_CHARS, ENTRIES entries per list or dict,
+    DEPTH levels; anything that is not plain data becomes None.
+
+    The rules' regular expressions cost up to quadratic time in the length of what they read, and a
+    description can be as long as the student makes it (a line of 200,000 characters is still one
+    line) or forged outright by an untrusted worker. Cut here, explaining one error in the grader
+    costs a bounded time, whatever the worker sent and whatever a rule's pattern is."""
+    if isinstance(value, str):
+        return value[:TEXT_CHARS if key == "text" else OTHER_CHARS]
+    if isinstance(value, (bool, int, float)) or value is None:
+        return value
+    if depth >= DEPTH:
+        return None
+    if isinstance(value, dict):
+        return {k: bounded(v, k, depth + 1) for k, v in list(value.items())[:ENTRIES]
+                if isinstance(k, (str, int))}
+    if isinstance(value, (list, tuple)):
+        return type(value)(bounded(v, key, depth + 1) for v in list(value)[:ENTRIES])
+    return None

@@ -3,12 +3,16 @@ the student's exceptions rebuilt as data, and the stop a clean session makes at 
 from __future__ import annotations
 
 from ..checks.diagnose import student_error_text
+from ..checks.text import bounded
 
 
 class StudentCodeError(Exception):
-    """An exception raised by student code in the worker, re-raised in the grader as data."""
+    """An exception raised by student code in the worker, re-raised in the grader as data. Its
+    description is the worker's, so it is cut to what the explanation rules read (`bounded`) before
+    any rule reads it: however long or forged, it is explained in bounded time."""
 
     def __init__(self, desc: dict):
+        desc = bounded(desc if isinstance(desc, dict) else {})
         self.desc = desc
         super().__init__(student_error_text(desc))   # no empty colon for `raise NotImplementedError()`
 

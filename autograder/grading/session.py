@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 from ..checks import check as check_module
 from ..checks import evidence, failure
 from ..checks.diagnose import shorten
+from ..checks.text import bounded
 from ..course.exports import exported_names
 from ..course.layout import Assignment
 from ..course.notebook import Cell, hidden_lines
@@ -151,7 +152,9 @@ class GradingSession:
                     self._poisoned(exercise, "", reply["violations"])
                     break
                 if not reply.get("ok"):
-                    state.cell_error = reply.get("error") or {"type": "Error", "message": "unknown"}
+                    error = reply.get("error")
+                    state.cell_error = bounded({"type": "Error", "message": "unknown", **error}
+                                               if isinstance(error, dict) else {"type": "Error", "message": "unknown"})
                 callables = [n for n in reply.get("callables", []) if n in self.exported]
                 for name in callables:
                     self.bound[name] = exercise

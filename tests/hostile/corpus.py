@@ -165,6 +165,12 @@ ATTACKS = {
         "def victim(x):\n"
         "    raise AttributeError(\"module 'jax.example_libraries.stax' has no attribute 'Dense2'\")\n"),
         "message": "AttributeError"},
+    # a line the explanation reads, as long as the student likes: a rule's pattern costs time that grows
+    # with what it reads (quadratically for one), so the grader must read a bounded part of it
+    "explain_an_endless_line": {"cell": (
+        "def victim(x):\n"
+        "    raise TypeError(\"'int' object is not callable\")  # " + "x." * 100_000 + "\n"),
+        "message": "TypeError"},
     "detect_grading_run": {"cell": (
         "import os, sys\n"
         "def _grading():\n"
