@@ -57,7 +57,7 @@ def run_child(spec_file: str) -> None:
 def side(python: str, root: Path, paths: list[str], jobs: int, cell_timeout: float) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump({"root": str(root), "paths": paths, "jobs": jobs, "cell_timeout": cell_timeout}, fh)
-    env = {**os.environ, "JAX_PLATFORMS": "cpu"}
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(root)}     # that side's package first
     run = subprocess.run([python, __file__, "--child", fh.name], capture_output=True, text=True, env=env,
                          cwd=tempfile.gettempdir())
     os.unlink(fh.name)
