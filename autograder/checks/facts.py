@@ -344,6 +344,17 @@ def _first_use(signature: dict, names: list) -> dict | None:
 
 
 # ---------------------------------------------------------------- the description
+_JAX_MODULE = re.compile(r"[/\\]jax[/\\]_src[/\\](?:[\w/\\]+[/\\])?(\w+)\.py$")
+
+
+def _jax_module(frame) -> str:
+    """The module of JAX's own code that called the student's function (`custom_derivatives` for a
+    custom rule, `tree_util` for a pytree's flatten or unflatten), '' when other code called it. Read
+    from the frame's caller, which JAX's traceback filtering leaves alone."""
+    m = _JAX_MODULE.search(frame.f_code.co_filename) if frame is not None else None
+    return m.group(1) if m else ""
+
+
 def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     """Plain-data description of an exception, made where it was raised.
 
@@ -363,7 +374,9 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
             line = linecache.getline(code.co_filename, lineno).strip()
             transforms += _TRANSFORM_CALL.findall(line)
             where = {"file": os.path.basename(code.co_filename), "line": lineno, "code": line,
-                     "function": code.co_name, "path": code.co_filename}
+                     "function": code.co_name, "path": code.co_filename,
+                     "params": list(code.co_varnames[:code.co_argcount]),
+                     "called_by_jax": _jax_module(tb.tb_frame.f_back)}
             frame = tb.tb_frame
         tb = tb.tb_next
     facts = _statement_facts(where["path"], where["line"], frame) if where else {}

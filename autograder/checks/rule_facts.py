@@ -45,6 +45,14 @@ class Facts:
         return [c for c in self.stmt.get("calls", []) if c.startswith(prefixes) or c in prefixes]
 
     @property
+    def traced_code(self) -> str:
+        """`jitted code`, or, where the student's lines transform without jit, `code under `jax.vmap``."""
+        named = [t for t in self.desc.get("transforms") or [] if t != "jit"]
+        if named and not self.stmt.get("jitted_calls"):
+            return "code under " + " and ".join(f"`jax.{t}`" for t in named)
+        return "jitted code"
+
+    @property
     def kind(self) -> str:
         return self.stmt.get("kind", "")
 

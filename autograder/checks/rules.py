@@ -4,9 +4,8 @@
 table: the first rule whose `when` holds gives the cause and the fix. Specific rules come before
 general ones (an `assert` before an `if`, a list indexed by a tracer before other integer
 conversions, and `TracerBoolConversionError` before its parent `ConcretizationTypeError`).
-`explain_retrace` does the same for the argument changes `evidence.count_traces` finds, from
-`RETRACE_RULES`. A fix says what to change in the student's own terms (naming their argument or their
-list); it never gives the answer to a course exercise.
+`explain_retrace` does the same for the argument changes `evidence.count_traces` finds (`RETRACE_RULES`).
+A fix says what to change in the student's terms (their argument, their list), never a course answer.
 """
 from __future__ import annotations
 
@@ -14,13 +13,13 @@ import re
 from typing import Callable
 
 from .facts import _ARRAY_MODULES
-from .rule_facts import Facts, Rule  # noqa: F401  (Facts, Rule: re-exported)
-from .rule_facts import float_shape as _float_shape, true_division as _true_division
+from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division as _true_division  # noqa: F401
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
+from .transform_rules import TRANSFORM_RULES
 from .usage_rules import USAGE_RULES
 from .wiring_rules import BRANCH_RULES, WIRING_RULES
 
@@ -155,6 +154,7 @@ RULES: list[Rule] = [
          "`jax.random.split` the key and use each subkey once"),
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
     *API_RULES,            # removed names and calling conventions, each read from one message JAX words
+    *TRANSFORM_RULES,      # what a jit or generic rule would misread: vmap's values, JAX calling a custom rule
     *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
     *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
@@ -295,7 +295,7 @@ RULES: list[Rule] = [
     Rule("numpy-call", lambda f: f.is_("TracerArrayConversionError") and bool(f.calls("np.", "numpy.", "onp.")),
          lambda f: f"`{f.calls('np.', 'numpy.', 'onp.')[0]}` is NumPy: it needs concrete numbers, but the value is traced",
          lambda f: f"use `jnp.{f.calls('np.', 'numpy.', 'onp.')[0].split('.', 1)[1]}` instead of "
-                   f"`{f.calls('np.', 'numpy.', 'onp.')[0]}` inside jitted code"),
+                   f"`{f.calls('np.', 'numpy.', 'onp.')[0]}` inside {f.traced_code}"),
     Rule("numpy", lambda f: f.is_("TracerArrayConversionError"),
          "`np.asarray` / NumPy called on a traced value",
          "use `jnp` functions instead of `np` inside jitted code"),

@@ -194,10 +194,14 @@ def gen_cast(root, f):
 
 def gen_split_count(root, f, count):
     """A key split into fewer (or more) keys than the names it is unpacked into: the count set to the
-    number of names (the result's length is checked in the trial)."""
+    number of names (the result's length is checked in the trial), where the count was a number written
+    out (or left out); a computed count is left alone."""
     if count is None or not f.says(r"(not enough|too many) values to unpack"):
         return
     for node in calls_named(root, "random.split", "jr.split", "jrandom.split"):
+        asked = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "num"), None)
+        if asked is not None and not (isinstance(asked, ast.Constant) and isinstance(asked.value, int)):
+            continue     # a count the student computed (`n + 1`) is what they want: `transform_rules` says so
         new = copy.copy(node)
         new.args, new.keywords = list(node.args[:1]), [k for k in node.keywords if k.arg != "num"]
         new.args.append(ast.Constant(count))

@@ -305,6 +305,19 @@ def _branch_fix(f: Facts) -> str:
 def _tree_fix(f: Facts) -> str:
     path = _first(r"key path\s+tree_map tree(\S*)", f.text)
     where = f" at `{path}`" if path else ""
+    node = _first(r"has a subtree of type\s+<class '(?:[\w.<>]+\.)?(\w+)'>", f.text)
+    custom = node not in ("", "dict", "list", "tuple", "NoneType", "OrderedDict", "defaultdict")
+    if custom and "different pytree metadata" in f.text:      # a registered class's aux data, not dict keys
+        a = _first(r"with metadata\s+(.+?)\s+but", f.text)
+        b = _first(r"but with metadata\s+(.+?)\s+so", f.text)
+        return (f"{GUESS}`{node}` nodes carry different metadata in the two trees{where} ({a} vs {b}): JAX compares "
+                f"the aux data `tree_flatten` returns, so a value that differs between the trees belongs in the "
+                f"children; or hand the `{node}` objects to your function whole: `is_leaf=lambda n: "
+                f"isinstance(n, {node})`")
+    if custom and "different numbers of pytree children" in f.text:
+        return (f"{GUESS}`{node}`'s `tree_flatten` gives it a different number of children in the two trees{where}, "
+                f"so JAX cannot match them node by node: return its containers whole as children (a dict as one "
+                f"child), so that JAX walks into them, or hold the values in a plain dict")
     if "different pytree metadata" in f.text:
         a = _first(r"with metadata\s+(.+?)\s+but", f.text)
         b = _first(r"but with metadata\s+(.+?)\s+so", f.text)

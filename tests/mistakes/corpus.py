@@ -93,8 +93,9 @@ CATEGORIES = {
     "vmap-in-axes-kw": r"(?i)`?in_axes`?[^\n]{0,20}(instead of|not) `?axis|in_axes=0",
     "static-loop-bounds": r"lax\.scan|(?i:static (start|stop|bounds?|upper|trip)|(fixed|static|constant) (number of (iterations|steps)|bounds?)|python int(eger)? bounds?)",
     "non-array-leaf": r"(?i)(keep|move|take|leave|pass)\b[^\n]{0,40}(out of|outside|separately)|clos(e|ing) over|meta_fields|static=True|only the arrays?",
-    # (`jnp.f` instead of `np.f` added after batch 8's first run, which read two right fixes as wrong)
-    "np-to-jnp": r"jnp\.asarray|(?i:`?jnp`? instead of `?np`?|jax\.numpy instead of numpy)|`jnp\.\w+` instead of `np\.\w+`",
+    # (`jnp.f` instead of `np.f` added after batch 8's first run, which read two right fixes as wrong;
+    # dotted names, `jnp.linalg.det` instead of `np.linalg.det`, after batch 9's, which read one so)
+    "np-to-jnp": r"jnp\.asarray|(?i:`?jnp`? instead of `?np`?|jax\.numpy instead of numpy)|`jnp\.[\w.]+` instead of `np\.[\w.]+`",
     "no-float-cast": r"(?i)(remove|drop|avoid|without|instead of|don't use|do not use)\b[^\n]{0,25}`?float\(|keep (it|the value) as an? (jax )?array",
     "carry-singleton": r"(?<!shape)\[[^\]\n]*\b0\]|squeeze|reshape\(\(\)\)",
     "carry-keep-dtype": r"astype\((\w+\.)?dtype\)|(?i:cast\b[^\n]{0,30}\bback\b|same dtype as (the )?(initial|init|input|incoming) (carry|value)|keep the carry'?s? dtype|(initial|init)\w*( carry| value)?[^\n]{0,40}\b(float|dtype))",
