@@ -17,20 +17,10 @@ from jax import lax
 
 from autograder.checks import diagnose
 from autograder.checks.trial_texts import GUESS
-from support.explain import explanation_of as _block
+from support.explain import explanation_of as _block, fix_line, rule_of
 
 
-def _rule(fn) -> str:
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001
-        rule = diagnose.match(diagnose.describe_exception(exc))
-        return rule.name if rule else ""
-    raise AssertionError("the case raised nothing")
-
-
-def _fix(block: str) -> str:
-    return block.split("fix: ", 1)[1] if "fix: " in block else ""
+_rule, _fix = rule_of, fix_line
 
 
 # ---------------------------------------------------------------- the line's syntax

@@ -9,23 +9,15 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from autograder.checks import diagnose
 from autograder.checks.trial_texts import GUESS
-from support.explain import explanation_of
+from support.explain import explanation_of, fix_line, rule_of
 
 
-def _rule(fn) -> str:
-    try:
-        fn()
-    except Exception as exc:  # noqa: BLE001
-        rule = diagnose.match(diagnose.describe_exception(exc))
-        return rule.name if rule else ""
-    raise AssertionError("the case raised nothing")
+_rule = rule_of
 
 
 def _fix(fn) -> str:
-    block = explanation_of(fn)
-    return block.split("fix: ", 1)[1] if "fix: " in block else ""
+    return fix_line(explanation_of(fn))
 
 
 # ---------------------------------------------------------------- a value vmap mapped, no jit
