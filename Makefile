@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e .[dev]
 	touch $(STAMP)
 
-# Two workers. Work units (`--dist loadgroup`, tests/conftest.py): the course's tests of one assignment
+# Two workers. Work units (`--dist loadgroup`, tests/conftest.py's `work_unit`): the course's tests of one assignment
 # (test_course.py and test_right_answers.py share its grading), and every other file whole (its module
 # fixtures are built once). A second worker overlaps the waits on child processes (graders, nbgrader, a
 # browser, timeouts) with CPU work; with it the 2 cores sat idle about 2% of a run (sampled every 30 s

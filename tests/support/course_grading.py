@@ -3,9 +3,9 @@ together: the reference, the untouched release, the known-wrong cases and the ri
 one of them by both graders in one batch (one reference build and compile cache for the CLI, one
 `nbgrader generate_assignment` and one `nbgrader autograde`).
 
-One batch instead of one per file saves those fixed costs for every assignment. conftest.py puts
-both files' tests of an assignment in one `xdist_group`, so that the worker that grades it is the one
-that asks (the Makefile runs pytest with `--dist loadgroup`).
+One batch instead of one per file saves those fixed costs for every assignment. conftest.py's
+scheduler puts both files' tests of an assignment in one work unit (`work_unit`), so that the worker
+that grades it is the one that asks (the Makefile runs pytest with `--dist loadgroup`).
 
 Cases are packed into notebooks (`selftest.pack_cases`): no two cases of a notebook touch the same
 exercise. Known-wrong cases are the students `round<i>`; right answers are `right<i>`."""
