@@ -243,6 +243,12 @@ def test_rules_read_a_bounded_description_whatever_the_worker_sent():
         assert len(seen["text"]) == text.TEXT_CHARS
         assert len(seen["facts"]["calls"]) == text.ENTRIES
     assert len(desc["where"]["code"]) > 200_000           # the caller's description is left as it was
+    from autograder.grading.remote import rebuild_exception
+    for forged in (["x" * 200_000], "x" * 200_000, None):  # not a description at all: one readable error
+        assert "cannot read" in str(rebuild_exception(forged))
+    long_text = {"type": "TypeError", "message": "Use " + "a." * 200_000, "text": "Use " + "a." * 200_000,
+                 "raised_in_jax": True}
+    assert len(str(rebuild_exception(long_text))) < 4 * text.OTHER_CHARS
     nested = {"type": "E", "message": "m"}
     inner = nested
     for _ in range(50):

@@ -56,7 +56,10 @@ def rebuild_exception(desc: dict) -> Exception:
     """An exception of the student's type for `check.assert_raises`, carrying the description.
 
     Built-in types are rebuilt as themselves (a subclass that also is a StudentCodeError); anything
-    else becomes a StudentCodeError."""
+    else becomes a StudentCodeError. A description that is not a dict (a worker can send anything)
+    becomes an error that says so."""
+    if not isinstance(desc, dict):
+        desc = {"type": "Error", "message": "the worker described the error in a form the grader cannot read"}
     base = _REBUILDABLE.get(desc.get("type"))
     if base is AssertionError:
         base = None  # a student's AssertionError must not read as a failed check of ours
