@@ -12,7 +12,8 @@ it as `autograder autograde` does by default, `grade_many` with the batch compil
 fresh process, against its own course (its own source notebooks and tests), at `--jobs`; the sides
 take turns going first. Prints each side's best time, notebooks per minute, the ratio (REV / this
 checkout: above 1, this checkout is faster), every notebook whose score differs (with the cells),
-and the model: notebooks per core-minute times 16 cores, minutes for 8,000 notebooks.
+each kind of student's notebook seconds on both sides (right, wrong, crash, hang: where a difference
+comes from), and the model: notebooks per core-minute times 16 cores, minutes for 8,000 notebooks.
 """
 from __future__ import annotations
 
@@ -39,7 +40,19 @@ def run_child(spec_file: str) -> None:
     from autograder.grading.grade import grade_many
     from autograder.grading.startup import isolate_jax_for_grader
     from autograder.sandbox.process import Limits
+    import autograder.grading.grade as grade_module
     isolate_jax_for_grader()
+    own = grade_module.grade_notebook
+    seconds_of: dict[str, float] = {}
+
+    def timed(path, *args, **kwargs):
+        # each notebook's wall time, from the outside: both sides' grade_one call grade_notebook
+        begin = time.perf_counter()
+        try:
+            return own(path, *args, **kwargs)
+        finally:
+            seconds_of[str(path)] = time.perf_counter() - begin
+    grade_module.grade_notebook = timed
     course = Course(Path(spec["root"]))
     limits = Limits(cell_timeout=spec["cell_timeout"], check_timeout=spec["cell_timeout"], compile_cache=True)
     batch = BatchCache(limits, course.hidden_paths())
@@ -49,7 +62,8 @@ def run_child(spec_file: str) -> None:
     batch.close()
     graded = {r["notebook"]: {"score": r["score"],
                               "failed": sorted(c["name"] for e in r["exercises"].values() for c in e["checks"]
-                                               if not c["passed"])} for r in results}
+                                               if not c["passed"]),
+                              "seconds": seconds_of.get(r["notebook"])} for r in results}
     print(json.dumps({"seconds": seconds, "graded": graded,
                       "package": str(Path(sys.modules["autograder"].__file__).parent)}))
 
@@ -106,6 +120,7 @@ def main():
 
 
 def report(args, runs: dict, n: int) -> None:
+    from compile_cache import student_kind
     old, new = (min(runs[name], key=lambda r: r["seconds"]) for name in runs)
     per_min = {name: n / best["seconds"] * 60 for name, best in zip(runs, (old, new))}
     ratio = old["seconds"] / new["seconds"]
@@ -120,6 +135,17 @@ def report(args, runs: dict, n: int) -> None:
     print(f"  notebooks whose score differs: {len(differ)} of {n}")
     for p, (o, w) in differ.items():
         print(f"    {Path(p).parent.name}: {o['score']} -> {w['score']}; failed {o['failed']} -> {w['failed']}")
+    by_kind = {}
+    for p in new["graded"]:
+        kind = student_kind(int(Path(p).parent.name.rsplit("-s", 1)[1]), True)
+        sums = by_kind.setdefault(kind, [0, 0.0, 0.0])
+        sums[0] += 1
+        sums[1] += old["graded"][p].get("seconds") or 0.0
+        sums[2] += new["graded"][p].get("seconds") or 0.0
+    print("  notebook seconds by kind of student (summed over the notebooks; with --jobs > 1 under contention):")
+    for kind, (count, o, w) in by_kind.items():
+        print(f"    {kind:6s} {count:3d} notebooks: {args.rev} {o:7.1f} s, this checkout {w:7.1f} s, "
+              f"ratio {o / w if w else float('nan'):.2f}x")
     cores = os.cpu_count() or 2
     model = {name: CLASS_NOTEBOOKS / (rate / cores * SERVER_CORES) for name, rate in per_min.items()}
     print(f"  1,000-student model ({CLASS_NOTEBOOKS} notebooks, {SERVER_CORES} cores, linear in cores from "
@@ -127,7 +153,7 @@ def report(args, runs: dict, n: int) -> None:
     if args.json:
         Path(args.json).write_text(json.dumps({"runs": {k: [r["seconds"] for r in v] for k, v in runs.items()},
                                                "ratio": ratio, "per_min": per_min, "model_min": model,
-                                               "differ": differ}, indent=1))
+                                               "differ": differ, "by_kind": by_kind}, indent=1))
 
 
 if __name__ == "__main__":

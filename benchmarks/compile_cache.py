@@ -34,6 +34,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 HOSTILE = {"crash": "import os\nos._exit(1)\n", "hang": "while True:\n    pass\n"}
 
 
+def student_kind(i: int, mix: bool) -> str:
+    """What student `i` of the class hands in: "right", "wrong", "crash" or "hang" (30/15/3/2 in 50)."""
+    slot = i % 50
+    if not mix or slot < 30:
+        return "right"
+    return "wrong" if slot < 45 else "crash" if slot < 48 else "hang"
+
+
 def class_notebooks(folder: Path, assignment: str, n: int, mix: bool) -> list[str]:
     """`n` student notebooks of `assignment` under `folder` (see the module's docstring)."""
     import nbformat
@@ -47,15 +55,13 @@ def class_notebooks(folder: Path, assignment: str, n: int, mix: bool) -> list[st
     first = course.assignment(assignment).exercises[0]
     paths = []
     for i in range(n):
-        slot = i % 50
-        if not mix or slot < 30:
+        kind = student_kind(i, mix)
+        if kind == "right":
             cells = right[i % len(right)]["cells"]
-        elif slot < 45:
+        elif kind == "wrong":
             cells = wrong[i % len(wrong)]["cells"]
-        elif slot < 48:
-            cells = {first: HOSTILE["crash"]}
         else:
-            cells = {first: HOSTILE["hang"]}
+            cells = {first: HOSTILE[kind]}
         path = folder / f"{assignment}-s{i:03d}" / f"{assignment}.ipynb"
         path.parent.mkdir(parents=True)
         nbformat.write(submission_from_source(course, assignment, cells), str(path))
