@@ -19,8 +19,12 @@ from jax import tree_util
 
 from .text import scrub, shorten
 
-# A persistent compilation cache (labs often switch it on) would hide compiles from the retrace
-# checks' compile counts; probes trace the student's function afresh (`_fresh_jit`).
+# A lab's on-disk compilation cache (labs often switch it on) is switched off in the process that runs
+# the checks: a compile-time check (`timing.py`) would time a cache lookup instead of a compile, and a
+# program compiled in an earlier session would pass it. (Compile counts would not change: JAX records a
+# hit as a compile, `backend_compile_duration` wraps the lookup; the grader's own read-only cache,
+# sandbox/compile_cache.py, relies on that and never reaches the timing worker.) Probes trace the
+# student's function afresh (`_fresh_jit`).
 jax.config.update("jax_enable_compilation_cache", False)
 
 _jit = jax.jit
