@@ -4,8 +4,10 @@ Correctness is checked on eager calls (`f(x)`), while the jit, retrace, structur
 checks trace `f`. A function that asks whether its argument is a tracer could hand the tracing
 checks a cheap, jittable, non-retracing program and the correctness checks the honest one, and
 earn points neither program earns alone. So every check that traces a student's function also
-runs the program it traced, on the same inputs, and compares its results with the eager call's
-(performance checks: with the reference's, `timing.py`). Results that differ fail that check.
+runs the program it traced and compares its results with the eager call's on the same inputs: its
+inputs `perturbed`, or its own where nothing moves (`evidence._traced_agreement` says why one set is
+enough); performance checks compare with the reference's (`timing.py`). Results that differ fail that
+check.
 
 Tolerances are loose on purpose (`TOLERANCE`): the two sides are the same computation, once fused
 by XLA and once op by op, and honest code differs only by rounding; ill-conditioned honest code

@@ -1,0 +1,63 @@
+"""What is traced is what is graded (checks/agreement.py, evidence._traced_agreement): the program a jit
+or structure check traced is run and compared with one direct call of the student's function, on
+moved inputs where a value can move, else on the check's own."""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+
+from autograder.checks import evidence
+
+
+def _counting(fn):
+    """`fn`, recording each call as traced (True) or direct (False)."""
+    calls = []
+
+    def wrapped(*args):
+        calls.append(any(isinstance(a, jax.core.Tracer) for a in args))
+        return fn(*args)
+    return wrapped, calls
+
+
+def _cheat(traced, direct):
+    """A function that gives jit one program and a direct call another."""
+    def f(x):
+        return traced(x) if isinstance(x, jax.core.Tracer) else direct(x)
+    return f
+
+
+def test_an_honest_function_agrees_after_one_direct_call():
+    for probe, args in ((evidence.run_jit, (jnp.linspace(0.0, 1.0, 5),)),
+                        (evidence.traced_results, (jnp.linspace(0.0, 1.0, 5),))):
+        f, calls = _counting(lambda x: jnp.cumsum(x) * 2.0)
+        result = probe(f, args)
+        assert result["ok"] and result["differs"] is None, result
+        assert calls.count(False) == 1, (probe.__name__, calls)     # two, before issue 36's profile
+
+
+def test_a_cheat_that_agrees_on_all_ones_is_caught_on_moved_inputs():
+    f = _cheat(lambda x: x ** 2, lambda x: x ** 4)      # the same on ones, not elsewhere
+    for probe in (evidence.run_jit, evidence.traced_results):
+        result = probe(f, (jnp.ones(4),))
+        assert result["ok"] and "other values" in (result["differs"] or ""), (probe.__name__, result)
+
+
+def test_integer_inputs_are_compared_as_they_are():
+    f, calls = _counting(_cheat(lambda x: x + 1, lambda x: x + 2))
+    for probe in (evidence.run_jit, evidence.traced_results):
+        calls.clear()
+        result = probe(f, (jnp.arange(4),))
+        assert result["ok"] and result["differs"] and "other values" not in result["differs"], result
+        assert calls.count(False) == 1, (probe.__name__, calls)
+
+
+def test_static_arguments_stay_as_given_and_the_rest_moves():
+    seen = []
+
+    def f(x, n):
+        if not isinstance(x, jax.core.Tracer):
+            seen.append((n, float(x[0])))
+        return x * n
+    result = evidence.traced_results(f, (jnp.ones(3), 3), static_argnums=(1,))
+    assert result["ok"] and result["differs"] is None, result
+    assert len(seen) == 1 and seen[0][0] == 3 and seen[0][1] != 1.0, seen
