@@ -40,6 +40,20 @@ def old_checkout(rev: str, scratch: Path) -> tuple[Path, str]:
     return tree, str(venv / "bin" / "python")
 
 
+def run_side(python: str, root: Path, script: str, *args: str) -> dict:
+    """`python script --child ARGS` with that side's package first on the path (`root`), in a scratch
+    folder; the JSON of its last line, checked to come from `root`'s package."""
+    import os
+    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(root)}
+    run = subprocess.run([python, script, "--child", *args], capture_output=True, text=True, env=env,
+                         cwd=tempfile.gettempdir())
+    if run.returncode != 0:
+        raise SystemExit(f"grading with {root} failed:\n{run.stderr[-3000:]}")
+    out = json.loads(run.stdout.splitlines()[-1])
+    assert Path(out["package"]).resolve().parent == root.resolve(), (out["package"], root)
+    return out
+
+
 def grade(python: str, root: Path, assignment: str, out: Path, batch: int = 1, jobs: int = 1) -> float:
     """Seconds of one `autograder grade` of the reference (with `batch` > 1, of that many copies of
     it in one call at `--jobs`)."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -65,14 +64,8 @@ def run_child(notebook: str, root: str) -> None:
 
 
 def side(python: str, root: Path, notebook: Path) -> dict:
-    env = {**os.environ, "JAX_PLATFORMS": "cpu", "PYTHONPATH": str(root)}
-    run = subprocess.run([python, __file__, "--child", str(notebook), str(root)], capture_output=True, text=True,
-                         env=env, cwd=tempfile.gettempdir())
-    if run.returncode != 0:
-        raise SystemExit(f"grading with {root} failed:\n{run.stderr[-3000:]}")
-    out = json.loads(run.stdout.splitlines()[-1])
-    assert Path(out["package"]).resolve().parent == root.resolve(), (out["package"], root)
-    return out
+    from ab_versions import run_side
+    return run_side(python, root, __file__, str(notebook), str(root))
 
 
 def main():
