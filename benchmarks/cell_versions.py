@@ -1,10 +1,14 @@
 """Each test cell's grading time, this checkout against an earlier revision: where a slower grade comes from.
 
     .venv/bin/python benchmarks/cell_versions.py [REV] [--assignment 03_control_flow] [--rounds 2]
+                                                 [--right-answer] [--batch-cache]
 
-The assignment's reference notebook is graded alone (`grade_notebook`, no batch cache) by each side
-in a fresh process, the sides alternating which goes first; REV (b4b601d by default) is checked out
-as `ab_versions.py` does. Each test cell's time is taken from outside the package, by wrapping
+The assignment's reference notebook (with `--right-answer`, the first right answer of tests/cases in
+another idiom, as the class benchmark's first student hands in) is graded alone (`grade_notebook`)
+by each side in a fresh process, the sides alternating which goes first; REV (b4b601d by default) is
+checked out as `ab_versions.py` does. With `--batch-cache`, each side first builds the batch compile
+cache from the references (not timed), then grades the notebook as one of a batch, as `autograde`
+does by default. Each test cell's time is taken from outside the package, by wrapping
 `GradingSession.run_test_cell` once the session module is imported, so both sides are measured the
 same way; so is the number of requests a cell sends the worker. Prints each side's best notebook
 time and, per test cell, the best time of each side and the difference, largest first.
@@ -22,10 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_child(notebook: str, root: str) -> None:
+def run_child(notebook: str, root: str, cached: str = "") -> None:
     """In a fresh process of one side: grade `notebook`, print one JSON line of cell times."""
     import time
     from autograder.course import Course
+    from autograder.grading.batch_cache import BatchCache
     from autograder.grading import grade as grade_module
     from autograder.sandbox import process as process_module
     from autograder.sandbox.process import Limits
@@ -56,16 +61,24 @@ def run_child(notebook: str, root: str) -> None:
             session.GradingSession.run_test_cell = timed
             session.GradingSession._timed = True
         return started
+    course = Course(Path(root))
+    limits = Limits(cell_timeout=60, check_timeout=60, compile_cache=bool(cached))
+    batch = None
+    if cached:    # built before the timers go on: its builder grades the reference through the test cells
+        batch = BatchCache(limits, course.hidden_paths())
+        batch.limits_for(course.assignment(Path(notebook).stem))
     grade_module.start_worker = start_then_wrap
     began = time.perf_counter()
-    result = grade_module.grade_notebook(notebook, Course(Path(root)), None, Limits(cell_timeout=60, check_timeout=60))
+    result = grade_module.grade_notebook(notebook, course, None, limits, cache=batch)
+    if batch is not None:
+        batch.close()
     print(json.dumps({"total": time.perf_counter() - began, "score": result.score, "cells": seconds,
                       "requests": requests, "package": str(Path(sys.modules["autograder"].__file__).parent)}))
 
 
-def side(python: str, root: Path, notebook: Path) -> dict:
+def side(python: str, root: Path, notebook: Path, cached: bool) -> dict:
     from ab_versions import run_side
-    return run_side(python, root, __file__, str(notebook), str(root))
+    return run_side(python, root, __file__, str(notebook), str(root), "cached" if cached else "")
 
 
 def main():
@@ -73,7 +86,9 @@ def main():
     ap.add_argument("rev", nargs="?", default="b4b601d")
     ap.add_argument("--assignment", default="03_control_flow")
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--child", nargs=2)
+    ap.add_argument("--right-answer", action="store_true")
+    ap.add_argument("--batch-cache", action="store_true")
+    ap.add_argument("--child", nargs=3)
     args = ap.parse_args()
     if args.child:
         return run_child(*args.child)
@@ -84,10 +99,16 @@ def main():
         old_tree, old_python = old_checkout(args.rev, scratch)
         sides = {args.rev: (old_python, old_tree), "this checkout": (sys.executable, ROOT)}
         runs: dict[str, list] = {name: [] for name in sides}
+        student = None
+        if args.right_answer:     # one notebook for both sides, from this checkout's tests/cases
+            sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+            from compile_cache import class_notebooks
+            student = Path(class_notebooks(scratch / "class", args.assignment, 1, False)[0])
         for r in range(args.rounds):
             for name in (list(sides) if r % 2 == 0 else list(reversed(sides))):
                 python, root = sides[name]
-                runs[name].append(side(python, root, root / "source" / args.assignment / f"{args.assignment}.ipynb"))
+                notebook = student or root / "source" / args.assignment / f"{args.assignment}.ipynb"
+                runs[name].append(side(python, root, notebook, args.batch_cache))
         report(args, runs)
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(scratch / "tree")],
@@ -97,7 +118,9 @@ def main():
 
 def report(args, runs: dict) -> None:
     (old_name, old), (new_name, new) = runs.items()
-    print(f"{args.assignment}'s reference graded alone, best of {args.rounds}: "
+    what = "first right answer" if args.right_answer else "reference"
+    cache = "with the batch cache" if args.batch_cache else "alone"
+    print(f"{args.assignment}'s {what} graded {cache}, best of {args.rounds}: "
           f"{old_name} {min(r['total'] for r in old):.1f} s, {new_name} {min(r['total'] for r in new):.1f} s "
           f"(scores {old[0]['score']} and {new[0]['score']})")
     best = {name: {cell: min(r["cells"].get(cell, 0.0) for r in rs) for cell in rs[0]["cells"]}
