@@ -61,3 +61,27 @@ def test_static_arguments_stay_as_given_and_the_rest_moves():
     result = evidence.traced_results(f, (jnp.ones(3), 3), static_argnums=(1,))
     assert result["ok"] and result["differs"] is None, result
     assert len(seen) == 1 and seen[0][0] == 3 and seen[0][1] != 1.0, seen
+
+
+def test_a_cheat_on_the_checks_own_values_keeps_its_honest_part_in_the_trace():
+    """The variation one comparison on moved inputs lets through: a traced program that picks a
+    cheap computation at run time only on the check's own values (all ones) agrees on moved inputs,
+    but to give the honest values there it must hold the honest (here unrolled) computation, which
+    the structure checks read from the same trace: it grows with n as the honest loop does."""
+    def loop(x):
+        out = x
+        for _ in range(x.shape[0]):
+            out = out * 0.5 + 1.0
+        return out
+
+    def cheat(x):
+        if isinstance(x, jax.core.Tracer):
+            scanned = jax.lax.scan(lambda c, _: (c * 0.5 + 1.0, None), x, None, length=x.shape[0])[0]
+            return jnp.where(jnp.all(x == 1.0), scanned, loop(x))
+        return loop(x)
+    sizes = {}
+    for n in (10, 100):
+        result = evidence.traced_results(cheat, (jnp.ones(n),))
+        assert result["ok"] and result["differs"] is None, result
+        sizes[n] = result["primitives"]["mul"]
+    assert sizes[100] >= 10 * sizes[10] - 10, sizes     # unrolled: what assert_not_unrolled fails
