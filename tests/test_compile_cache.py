@@ -4,7 +4,9 @@ messages and compile counts are the same with it as without it.
 
 The attack is real, not assumed: a planted executable that the grader seals as if it were its own
 changes a verdict (`test_a_planted_entry_sealed_as_trusted_would_change_a_verdict`); the same planted
-entry, unsealed, changes nothing."""
+entry, unsealed, changes nothing. The same holds in `nbgrader autograde`'s kernels where our runs
+of nbgrader give them the folder (`classroom/kernel_cache.py`), and a compile-time check compiles
+cold under an installed cache."""
 from __future__ import annotations
 
 import dataclasses
@@ -316,3 +318,72 @@ def test_a_student_finds_no_way_to_the_cache_folder_but_its_entries_are_used(wav
     result = checks(grade(submission(tmp_path, "finder", FIND_THE_FOLDER), wave_course, limits, cache))
     assert result["wave_correctness"][0], result
     assert cache.summary()["shared_hits"] > 0
+
+
+# ------------------------------------------------------------------ nbgrader's kernels (classroom/kernel_cache.py)
+# A test cell that fails when the kernel still holds the variables that named the folder.
+ENV_GONE = ("import os\nassert not [k for k in os.environ if k.startswith('XLA_KERNEL_CACHE')], "
+            "'the kernel kept the variables'")
+
+
+def nbgrader_points(course, tmp_path, run_name, students: dict, cache=None) -> dict:
+    """{student: {cell: points}} from a real `nbgrader autograde` of the wave assignment, its kernels
+    given `cache` (a `batch_cache.Built`, or a stand-in with `folder` and `digest`)."""
+    from autograder.classroom import nbgrader_run
+    work = nbgrader_run.prepare(course, tmp_path / run_name, "wave", students)
+    nbgrader_run.generate(work, "wave")
+    run = nbgrader_run.run_nbgrader_autograde(work, "wave", cache=cache)
+    assert run.returncode == 0, run.stderr[-2000:]
+    return nbgrader_run.read_gradebook(work, "wave")
+
+
+def test_nbgrader_kernels_use_only_the_entries_the_grader_sealed(wave_course, built, tmp_path, scratch_cache_folder):
+    """The same folder the CLI's workers read, given to `nbgrader autograde`'s kernels: the control
+    (a planted entry sealed as if by the grader is used: `wave` computes cos) shows that kernels read
+    it; the same entry in a copy under the grader's digest is a miss; with the grader's own folder the
+    gradebook is the one of a run without it, and no kernel keeps the variables."""
+    from types import SimpleNamespace
+    cache, limits = built
+    # in a kernel the test cell's own values are computed there too: the expected one comes from NumPy
+    cells = [*wave_cells()[:2],
+             code_cell("import numpy as np\ncheck.assert_close(wave(jnp.arange(3.0)), np.sin(np.arange(3.0, dtype=np.float32)), "
+                       "what='wave(x)')", "wave_correctness", role="test", points=2),
+             wave_cells()[3], code_cell(ENV_GONE, "env_gone", role="test", points=1)]
+    student = tmp_path / "s.ipynb"
+    nbformat.write(make_notebook(cells), str(student))
+    source = wave_course.source / "wave" / "wave.ipynb"
+    nbformat.write(make_notebook(cells), str(source))   # the env_gone cell is a test cell of the assignment
+    full = {"wave_correctness": 2.0, "wave_retrace": 1.0, "env_gone": 1.0}
+    built_wave = cache.built["wave"]
+    assert nbgrader_points(wave_course, tmp_path, "plain", {"s": student}) == {"s": full}
+    assert nbgrader_points(wave_course, tmp_path, "cached", {"s": student}, built_wave) == {"s": full}
+    for reseal, expected in ((True, 0.0), (False, 2.0)):
+        copy = _planted_copy(limits, scratch_cache_folder, reseal)
+        given = SimpleNamespace(folder=copy.compile_cache_folder, digest=copy.compile_cache_digest)
+        points = nbgrader_points(wave_course, tmp_path, f"planted-{reseal}", {"s": student}, given)
+        assert points["s"]["wave_correctness"] == expected, (reseal, points)
+
+
+def test_a_compile_time_check_compiles_cold_under_an_installed_cache():
+    """`timing._compile_seconds` sets the persistent cache aside: no lookup, nothing kept, and the
+    cache serves again afterwards (a compile-time check that timed a lookup would pass anything)."""
+    import subprocess
+    import sys
+    code = ("import json, sys\n"
+            "import jax, jax.numpy as jnp\n"
+            "from autograder.checks import timing\n"
+            "from autograder.sandbox import compile_cache\n"
+            "cache = compile_cache.install()\n"
+            "f = jax.jit(lambda x: jnp.sin(x) * 2)\n"
+            "f.lower(jnp.ones(3)).compile()\n"
+            "before = dict(cache.counts)\n"
+            "timing._compile_seconds(f, (jnp.ones(3),))\n"
+            "during = dict(cache.counts)\n"
+            "jax.clear_caches(); f.lower(jnp.ones(3)).compile()\n"
+            "sys.stdout.write(json.dumps([before, during, dict(cache.counts)]))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    before, during, after = json.loads(r.stdout)
+    assert during == before, (before, during)
+    assert after["private_hits"] > before["private_hits"], (before, after)

@@ -16,6 +16,7 @@ import time
 import jax
 import numpy as np
 from jax import tree_util
+from jax._src import compilation_cache as _persistent   # where JAX keeps its persistent cache (private)
 
 from .text import scrub, shorten
 
@@ -24,7 +25,9 @@ from .text import scrub, shorten
 # program compiled in an earlier session would pass it. (Compile counts would not change: JAX records a
 # hit as a compile, `backend_compile_duration` wraps the lookup; the grader's own read-only cache,
 # sandbox/compile_cache.py, relies on that and never reaches the timing worker.) Probes trace the
-# student's function afresh (`_fresh_jit`).
+# student's function afresh (`_fresh_jit`). Where the grader installs its own trusted cache (a worker,
+# `nbgrader autograde`'s kernel when the grader gives it one), it switches it on after this import;
+# a compile-time check still compiles cold (`_cold_compiles`).
 jax.config.update("jax_enable_compilation_cache", False)
 
 _jit = jax.jit
@@ -34,6 +37,23 @@ _tree_leaves = tree_util.tree_leaves
 _perf_counter = time.perf_counter
 _TRACE_EVENT = "/jax/core/compile/jaxpr_trace_duration"
 _COMPILE_EVENT = "/jax/core/compile/backend_compile_duration"
+
+
+@contextlib.contextmanager
+def _cold_compiles():
+    """Compile with no persistent cache, whatever this process installed: for a compile-time check,
+    which must time a compile, not a lookup. (Where the grader installed its trusted cache, in a
+    worker or in `nbgrader autograde`'s kernel, it is JAX's `_cache` object; a lookup finds none
+    while it is set aside, and nothing compiled meanwhile is kept.)"""
+    saved, enabled = _persistent._cache, jax.config.jax_enable_compilation_cache
+    _persistent._cache = None
+    jax.config.update("jax_enable_compilation_cache", False)   # so JAX does not open a configured folder
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_compilation_cache", enabled)
+        _persistent._cache = saved
+
 
 # ---------------------------------------------------------------- what the student jitted
 # The type `jax.jit` returns, its pickling state and its `trace` method, bound before any student

@@ -11,6 +11,7 @@
 - `similarity_report`   its pairs.csv and side-by-side page
 - `commands`            the instructor's subcommands
 - `nbgrader_run`        real `nbgrader autograde` runs, read back from the gradebook
+- `kernel_cache`        the batch's trusted compile cache in those runs' kernels
 - `quickstart`          `autograder quickstart DIR`: a course directory for a class, outside the checkout
 - `demo`                `make demo`
 """

@@ -7,6 +7,7 @@ the benchmark. The course directory is laid out as nbgrader expects:
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from ..course.layout import Course
 from ..course.release import venv_on_path
+from . import kernel_cache
 
 
 def prepare(course: Course, workdir: Path, assignment: str, submissions: dict[str, Path]) -> Path:
@@ -33,10 +35,11 @@ def prepare(course: Course, workdir: Path, assignment: str, submissions: dict[st
     return workdir
 
 
-def _nbgrader(workdir: Path, *args, timeout=None) -> subprocess.CompletedProcess:
+def _nbgrader(workdir: Path, *args, timeout=None, env_extra=None) -> subprocess.CompletedProcess:
     venv_on_path()
     cmd = [sys.executable, "-m", "nbgrader", *args]
-    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout)
+    env = {**os.environ, **env_extra} if env_extra else None
+    return subprocess.run(cmd, cwd=workdir, capture_output=True, text=True, timeout=timeout, env=env)
 
 
 def generate(workdir: Path, assignment: str):
@@ -45,12 +48,15 @@ def generate(workdir: Path, assignment: str):
         raise RuntimeError(f"nbgrader generate_assignment failed:\n{r.stdout}\n{r.stderr}")
 
 
-def run_nbgrader_autograde(workdir: Path, assignment: str, students: list[str] | None = None, timeout=None):
-    """One `nbgrader autograde` call for all students (nbgrader grades them one after another)."""
+def run_nbgrader_autograde(workdir: Path, assignment: str, students: list[str] | None = None, timeout=None,
+                           cache=None):
+    """One `nbgrader autograde` call for all students (nbgrader grades them one after another). With
+    `cache` (a `batch_cache.Built` of this assignment), every kernel reads its trusted entries
+    (`kernel_cache.py`)."""
     args = ["autograde", assignment, "--force"]
     if students and len(students) == 1:
         args += ["--student", students[0]]
-    return _nbgrader(workdir, *args, timeout=timeout)
+    return _nbgrader(workdir, *args, timeout=timeout, env_extra=kernel_cache.environment(cache))
 
 
 def read_gradebook(workdir: Path, assignment: str) -> dict[str, dict[str, float]]:

@@ -1,5 +1,7 @@
 """Grade one assignment's notebooks with both graders: the `autograder` CLI's `grade_many` and
-`nbgrader autograde` (into its own gradebook), as the course tests compare them cell by cell."""
+`nbgrader autograde` (into its own gradebook), as the course tests compare them cell by cell. With
+`limits.compile_cache`, both read one compile cache built from the references (the CLI's workers as
+`autograde` does, nbgrader's kernels as our runs of nbgrader do: `classroom/kernel_cache.py`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -11,6 +13,7 @@ def grade_with_both(course, assignment: str, notebooks: dict, workdir: Path, lim
     """{student: notebook} -> ({student: CLI result JSON}, {student: {cell: nbgrader points}},
     {student: the notebook's path})."""
     from autograder.classroom import nbgrader_run
+    from autograder.grading.batch_cache import BatchCache
     from autograder.grading.grade import grade_many
 
     paths = {}
@@ -19,10 +22,20 @@ def grade_with_both(course, assignment: str, notebooks: dict, workdir: Path, lim
         path.parent.mkdir(parents=True)
         nbformat.write(nb, str(path))
         paths[student] = path
-    cli = dict(zip(paths, grade_many(list(paths.values()), course, assignment, limits, jobs=jobs)))
-    work = nbgrader_run.prepare(course, workdir / "nbgrader", assignment, paths)
-    nbgrader_run.generate(work, assignment)
-    run = nbgrader_run.run_nbgrader_autograde(work, assignment)
+    # one compile cache, built from the references, for the CLI's workers and nbgrader's kernels
+    # (`kernel_cache.py`), as grade_many would build it (the batch hidden from every worker)
+    cache = BatchCache(limits, course.hidden_paths() + [str(p.resolve()) for p in paths.values()]) \
+        if limits.compile_cache else None
+    try:
+        cli = dict(zip(paths, grade_many(list(paths.values()), course, assignment, limits, jobs=jobs, cache=cache)))
+        work = nbgrader_run.prepare(course, workdir / "nbgrader", assignment, paths)
+        nbgrader_run.generate(work, assignment)
+        built = cache.built.get(assignment) if cache else None
+        assert cache is None or (built and built.digest), f"no compile cache was built: {built}"
+        run = nbgrader_run.run_nbgrader_autograde(work, assignment, cache=built)
+    finally:
+        if cache:
+            cache.close()
     assert run.returncode == 0, run.stderr[-3000:]
     return cli, nbgrader_run.read_gradebook(work, assignment), paths
 
