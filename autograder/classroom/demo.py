@@ -94,6 +94,8 @@ def main() -> int:
     os.environ.setdefault("JAX_COURSE_CELL_TIMEOUT", "10")
     from ..course import release
     from ..course.layout import Course
+    from ..grading.batch_cache import BatchCache
+    from ..sandbox.process import Limits
     from . import nbgrader_run
     from .autograde import Options, autograde
     from .class_report import write_report
@@ -146,7 +148,13 @@ def main() -> int:
             subs = {s: root / "submitted" / s / a / f"{a}.ipynb" for s in students}
             work = nbgrader_run.prepare(project, demo / "nbgrader", a, subs)
             nbgrader_run.generate(work, a)
-            run = nbgrader_run.run_nbgrader_autograde(work, a)
+            # the kernels read a compile cache built from the references (kernel_cache.py); its build
+            # is part of the time
+            cache = BatchCache(Limits(compile_cache=True), project.hidden_paths() + [str(p) for p in subs.values()])
+            try:
+                run = nbgrader_run.run_nbgrader_autograde(work, a, cache=cache.build(project.assignment(a)))
+            finally:
+                cache.close()
             if run.returncode != 0:
                 console.print(f"  nbgrader autograde exited {run.returncode}: {run.stderr.strip().splitlines()[-1:]}")
             nbgrader_scores[a] = nbgrader_run.read_gradebook(work, a)

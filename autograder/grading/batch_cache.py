@@ -84,6 +84,12 @@ class BatchCache:
                                    compile_cache_digest=built.digest,
                                    cell_timeouts=timeouts.derive(built.reference_seconds) or None)
 
+    def build(self, spec: Assignment) -> Built:
+        """The sealed cache of `spec`, built now if it was not (for a run of `nbgrader autograde`,
+        whose kernels read it: `classroom/kernel_cache.py`)."""
+        self.limits_for(spec)
+        return self.built.get(spec.name) or Built()
+
     def _folder(self, name: str) -> str | None:
         """A fresh folder for `name`'s entries, or None where workers could not be given it safely
         (inside a path hidden from them: opening it would open its hidden ancestor)."""

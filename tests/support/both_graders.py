@@ -30,7 +30,7 @@ def grade_with_both(course, assignment: str, notebooks: dict, workdir: Path, lim
         cli = dict(zip(paths, grade_many(list(paths.values()), course, assignment, limits, jobs=jobs, cache=cache)))
         work = nbgrader_run.prepare(course, workdir / "nbgrader", assignment, paths)
         nbgrader_run.generate(work, assignment)
-        built = cache.built.get(assignment) if cache else None
+        built = cache.build(course.assignment(assignment)) if cache else None
         assert cache is None or (built and built.digest), f"no compile cache was built: {built}"
         run = nbgrader_run.run_nbgrader_autograde(work, assignment, cache=built)
     finally:
