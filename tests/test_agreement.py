@@ -85,3 +85,23 @@ def test_a_cheat_on_the_checks_own_values_keeps_its_honest_part_in_the_trace():
         assert result["ok"] and result["differs"] is None, result
         sizes[n] = result["primitives"]["mul"]
     assert sizes[100] >= 10 * sizes[10] - 10, sizes     # unrolled: what assert_not_unrolled fails
+
+
+def test_a_retrace_check_makes_one_direct_call_per_traced_program():
+    """count_traces compares each program it traced once, on moved values of the last call that ran
+    it: one direct call over three calls of one shape, three over three shapes."""
+    f, calls = _counting(lambda x: jnp.cumsum(x) * 2.0)
+    result = evidence.count_traces(f, [(jnp.ones(3) * k,) for k in (1.0, 2.0, 3.0)])
+    assert result["ok"] and result["traces"] == 1 and result["differs"] is None, result
+    assert calls.count(False) == 1, calls
+    calls.clear()
+    result = evidence.count_traces(f, [(jnp.ones(n),) for n in (2, 3, 4)])
+    assert result["ok"] and result["traces"] == 3 and result["differs"] is None, result
+    assert calls.count(False) == 3, calls
+
+
+def test_a_retrace_check_catches_a_cheat_on_its_own_values_and_counts_no_trace_of_its_comparison():
+    f = _cheat(lambda x: x ** 2, lambda x: x ** 4)          # the same on ones, not elsewhere
+    result = evidence.count_traces(f, [(jnp.ones(4),), (jnp.ones(4),)])
+    assert result["ok"] and result["traces"] == 1, result
+    assert "on call 2 of 2" in (result["differs"] or "") and "other values" in result["differs"], result
