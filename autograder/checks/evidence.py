@@ -130,7 +130,7 @@ def count_traces(fn, calls, static_argnums=(), static_argnames=()):
     # direct call per traced program, `_traced_agreement` on the last call that ran it (the one after
     # the most calls, where state read between calls has moved furthest).
     differs = None
-    for start, end in zip(traced_at, [*traced_at[1:], len(calls)]):
+    for end in [*traced_at[1:], len(calls)]:
         i = end - 1
         found = _traced_agreement(fn, calls[i], None, outs[i], lambda a, k: jitted(*a, **k),
                                   static_argnums, static_argnames)
