@@ -17,10 +17,11 @@ $(STAMP): pyproject.toml
 # (test_course.py and test_right_answers.py share its grading), and every other file whole (its module
 # fixtures are built once). A second worker overlaps the waits on child processes (graders, nbgrader, a
 # browser, timeouts) with CPU work; with it the 2 cores sat idle about 2% of a run (sampled every 30 s
-# on 2026-11-29), so a third would not help. On 2 cores: 34.7 min for 1608 tests on a fresh clone
-# (2026-11-29); 33.2 min for 1612 on 2026-11-30 once nbgrader's kernels read the references' compile
-# cache and explanations stopped parsing a long cell again per error; still over the 30-minute budget:
-# about two thirds of the course files' time is `nbgrader autograde`, one fresh kernel per notebook.
+# on 2026-11-29), so a third would not help. On 2 cores, fresh clones: 34.7 min for 1608 tests
+# (2026-11-29), 35.2 min for 1614 (2026-11-30, after nbgrader's kernels got the references' compile
+# cache and explanations stopped parsing a long cell again per error; 33.2 min in place the same
+# day: this machine's runs spread by about 5%). Over the 30-minute budget: about two thirds of the
+# course files' time is `nbgrader autograde`, one fresh kernel per notebook.
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
