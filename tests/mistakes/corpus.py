@@ -209,6 +209,8 @@ CATEGORIES = {
     "sort-stable": r"stable=(True|False)",
     "parse-host": r"np\.(array|asarray)\([^\n]*\)\.astype\(|np\.(array|asarray)\([^\n]*dtype=(np\.)?float|(?i:\b(parse|convert)\w*\b[^\n]{0,40}\bstrings?\b[^\n]{0,40}\b(numpy|np|floats?|numbers?)\b)",
     "enable-x64": r"enable_x64|JAX_ENABLE_X64|jax_enable_x64",
+    # added with the tenth held-out batch, part a (written from the maintainers' fixes alone)
+    "compute-outside-trace": r"(?i)\b(outside|before|out of)\b[^\n]{0,30}\b(the )?(jit\w*|loop|scan|traced|transformed|compiled)\b|\bhoist\w*|\bprecompute\w*|\bonce,? (outside|before)\b",
 }
 
 

@@ -9,9 +9,92 @@ import dataclasses  # noqa: F401  (a name the cases may use)
 import functools  # noqa: F401  (a name the cases may use)
 from typing import NamedTuple  # noqa: F401  (a name the cases may use)
 
-import jax  # noqa: F401
-import jax.numpy as jnp  # noqa: F401
+import jax
+import jax.numpy as jnp
 import numpy as np  # noqa: F401
-from jax import lax  # noqa: F401
+from jax import lax
 
-from .corpus import error_case  # noqa: F401
+from .corpus import error_case
+
+
+# ====================================================================== vmap
+@error_case(family="vmap", fix="stack-leaves", raises="ValueError",
+            source="https://github.com/google-deepmind/jraph/issues/10",
+            line="return jax.vmap(lambda g: jnp.sum(g['nodes']) * jnp.mean(g['edges']))(graphs)",
+            fixed="return jax.vmap(lambda g: jnp.sum(g['nodes']) * jnp.mean(g['edges']))(jax.tree.map(lambda *x: jnp.stack(x, axis=0), *graphs))",
+            args=lambda: ([{'nodes': jnp.ones((3, 2)), 'edges': jnp.arange(4.0)},
+                           {'nodes': jnp.full((3, 2), 2.0), 'edges': jnp.ones(4)}],))
+def padded_graph_scores(graphs):
+    return jax.vmap(lambda g: jnp.sum(g['nodes']) * jnp.mean(g['edges']))(graphs)
+
+
+# ====================================================================== grad
+@error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/dpiras/cosmopower-jax/issues/9",
+            line="return jax.grad(lambda th: emulator_chi2(np.stack([th['omega_b'], th['h'], th['n_s']])))(params)",
+            fixed="return jax.grad(lambda th: emulator_chi2(jnp.array([th['omega_b'], th['h'], th['n_s']])))(params)",
+            args=lambda: ({'omega_b': 0.022, 'h': 0.68, 'n_s': 0.96}, jnp.array([0.02, 0.7, 0.95])))
+def cosmology_chi2_grad(params, target):
+    def emulator_chi2(theta):
+        return jnp.sum((jnp.tanh(theta) - jnp.tanh(target)) ** 2)
+    return jax.grad(lambda th: emulator_chi2(np.stack([th['omega_b'], th['h'], th['n_s']])))(params)
+
+
+# ====================================================================== loops
+@error_case(family="loops", fix="compute-outside-trace", raises="NonConcreteBooleanIndexError",
+            source="https://github.com/RobertTLange/evosax/issues/2",
+            line="return lax.scan(lambda m, _: (m + lr * jnp.mean(w[w > 0]), None), mean, None, length=n_gens)[0]",
+            fixed="return (lambda elite: lax.scan(lambda m, _: (m + lr * jnp.mean(elite), None), mean, None, length=n_gens)[0])(w[w > 0])",
+            args=lambda: (jnp.zeros(3), 6, 0.5, 4))
+def es_mean_drift(mean, popsize, lr, n_gens):
+    w = jnp.log((popsize + 1) / 2) - jnp.log(jnp.arange(1, popsize + 1))
+    return lax.scan(lambda m, _: (m + lr * jnp.mean(w[w > 0]), None), mean, None, length=n_gens)[0]
+
+
+# ====================================================================== pytrees
+@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
+            source="https://github.com/google/flax/issues/3955",
+            line="return jax.tree.map(lambda p, tag: p * rates[tag], params, labels).leaves['w']",
+            fixed="return jax.tree.map(lambda p, tag: p * rates[tag], params, ParamState({'w': 'weights', 'b': 'biases'})).leaves['w']",
+            args=lambda: (jnp.ones((2, 2)), jnp.zeros(2), {'weights': 0.1, 'biases': 0.0}))
+def labelled_step(w, b, rates):
+    @jax.tree_util.register_pytree_node_class
+    class ParamState:
+        def __init__(self, leaves):
+            self.leaves = dict(leaves)
+
+        def tree_flatten(self):
+            return (self.leaves,), None
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(children[0])
+    params = ParamState({'w': w, 'b': b})
+    labels = {'w': 'weights', 'b': 'biases'}
+    return jax.tree.map(lambda p, tag: p * rates[tag], params, labels).leaves['w']
+
+
+@error_case(family="pytrees", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/dfm/tinygp/issues/85",
+            line="return jax.jit(lambda X: jax.tree_util.tree_map(lambda x: np.append(x[0], x[:-1]), X))(inputs)",
+            fixed="return jax.jit(lambda X: jax.tree_util.tree_map(lambda x: jnp.append(x[0], x[:-1]), X))(inputs)",
+            args=lambda: ({'t': jnp.linspace(0.0, 1.0, 5), 'band': jnp.arange(5.0)},))
+def lagged_inputs(inputs):
+    return jax.jit(lambda X: jax.tree_util.tree_map(lambda x: np.append(x[0], x[:-1]), X))(inputs)
+
+
+@error_case(family="pytrees", fix="register-pytree", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/3908",
+            line="return jax.jit(fall)(World(position, velocity), dt).position",
+            fixed="return jax.jit(fall)(jax.tree_util.register_dataclass(World, data_fields=['position', 'velocity'], meta_fields=[])(position, velocity), dt).position",
+            args=lambda: (jnp.array([0.0, 10.0]), jnp.array([1.0, 0.0]), 0.1))
+def projectile_step(position, velocity, dt):
+    @dataclasses.dataclass(frozen=True)
+    class World:
+        position: jax.Array
+        velocity: jax.Array
+
+    def fall(w, h):
+        v = w.velocity + h * jnp.array([0.0, -9.8])
+        return World(w.position + h * v, v)
+    return jax.jit(fall)(World(position, velocity), dt).position
