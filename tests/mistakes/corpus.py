@@ -210,6 +210,7 @@ CATEGORIES = {
     "parse-host": r"np\.(array|asarray)\([^\n]*\)\.astype\(|np\.(array|asarray)\([^\n]*dtype=(np\.)?float|(?i:\b(parse|convert)\w*\b[^\n]{0,40}\bstrings?\b[^\n]{0,40}\b(numpy|np|floats?|numbers?)\b)",
     "enable-x64": r"enable_x64|JAX_ENABLE_X64|jax_enable_x64",
     # added with the tenth held-out batch, part a (written from the maintainers' fixes alone)
+    "choose-branch-upfront": r"(?i)\b(pick|choose|select|use|call)\b[^\n]{0,40}\b(one|the|a single|that)\b[^\n]{0,30}\b(branch|formula|version|regime|term|case)\b[^\n]{0,40}\b(directly|up ?front|ahead of time|beforehand|yourself|outside)|\brestrict\w*\b[^\n]{0,40}\b(range|domain|regime|valid)|\bdrop\b[^\n]{0,20}\b(the )?(branch|`?if`?)\b",
     "compute-outside-trace": r"(?i)\b(outside|before|out of)\b[^\n]{0,30}\b(the )?(jit\w*|loop|scan|traced|transformed|compiled)\b|\bhoist\w*|\bprecompute\w*|\bonce,? (outside|before)\b",
 }
 

@@ -28,6 +28,18 @@ def padded_graph_scores(graphs):
     return jax.vmap(lambda g: jnp.sum(g['nodes']) * jnp.mean(g['edges']))(graphs)
 
 
+@error_case(family="vmap", fix="while_loop", raises="TracerBoolConversionError",
+            source="https://github.com/pyro-ppl/numpyro/issues/1753",
+            line="while jnp.any(jnp.abs(z) > bound): z = z * shrink",
+            fixed="z = lax.while_loop(lambda v: jnp.any(jnp.abs(v) > bound), lambda v: v * shrink, z)",
+            args=lambda: (jnp.array([[3.0, -5.0], [0.5, 9.0], [1.2, 0.1]]), 1.0, 0.5))
+def shrink_until_valid(starts, bound, shrink):
+    def find_valid(z):
+        while jnp.any(jnp.abs(z) > bound): z = z * shrink
+        return z
+    return jax.vmap(find_valid)(starts)
+
+
 # ====================================================================== grad
 @error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
             source="https://github.com/dpiras/cosmopower-jax/issues/9",
@@ -49,6 +61,40 @@ def cosmology_chi2_grad(params, target):
 def es_mean_drift(mean, popsize, lr, n_gens):
     w = jnp.log((popsize + 1) / 2) - jnp.log(jnp.arange(1, popsize + 1))
     return lax.scan(lambda m, _: (m + lr * jnp.mean(w[w > 0]), None), mean, None, length=n_gens)[0]
+
+
+@error_case(family="loops", fix="init-carry-shape", raises="TypeError",
+            source="https://github.com/google/jaxopt/issues/258",
+            line="return lax.scan(step, (theta, (0.0, None)), None, length=epochs)[1]",
+            fixed="return lax.scan(step, (theta, (0.0, jnp.zeros(()))), None, length=epochs)[1]",
+            args=lambda: (jnp.array([1.0, -2.0]), 0.1, 3))
+def solver_loss_trace(theta, lr, epochs):
+    def loss_with_aux(t):
+        return jnp.sum(t ** 2), jnp.max(jnp.abs(t))
+
+    def step(carry, _):
+        t, (value, aux) = carry
+        (value, aux), g = jax.value_and_grad(loss_with_aux, has_aux=True)(t)
+        return (t - lr * g, (value, aux)), value
+    return lax.scan(step, (theta, (0.0, None)), None, length=epochs)[1]
+
+
+# ====================================================================== branches
+@error_case(family="branches", fix="choose-branch-upfront", raises="TracerBoolConversionError",
+            source="https://github.com/exoplanet-dev/celerite2/issues/78",
+            line="return overdamped(f) if q < 0.5 else underdamped(f)",
+            fixed="return underdamped(f)",
+            args=lambda: (jnp.linspace(0.1, 2.0, 5), 1.0, 1.5, 0.8))
+def sho_power_slope(freqs, s0, w0, quality):
+    def psd(q):
+        def overdamped(f):
+            return s0 * w0 ** 4 / ((f ** 2 - w0 ** 2) ** 2 + (f * w0 / q) ** 2 + 1e-3)
+
+        def underdamped(f):
+            return s0 * w0 ** 4 / ((f ** 2 - w0 ** 2) ** 2 + (f * w0 / q) ** 2)
+        f = freqs
+        return overdamped(f) if q < 0.5 else underdamped(f)
+    return jax.jit(jax.grad(lambda q: jnp.sum(jnp.log(psd(q)))))(quality)
 
 
 # ====================================================================== pytrees
