@@ -52,6 +52,29 @@ def cosmology_chi2_grad(params, target):
     return jax.grad(lambda th: emulator_chi2(np.stack([th['omega_b'], th['h'], th['n_s']])))(params)
 
 
+@error_case(family="grad", fix="no-float-cast", raises="ConcretizationTypeError",
+            source="https://github.com/ColmTalbot/gwpopulation/pull/83",
+            line="norm = (1.0 - float(alpha)) / (m_max ** (1.0 - float(alpha)) - m_min ** (1.0 - float(alpha)))",
+            fixed="norm = (1.0 - alpha) / (m_max ** (1.0 - alpha) - m_min ** (1.0 - alpha))",
+            args=lambda: (jnp.array([12.0, 25.0, 40.0]), 2.3, 5.0, 80.0))
+def power_law_slope_grad(masses, alpha, m_min, m_max):
+    def log_likelihood(alpha):
+        norm = (1.0 - float(alpha)) / (m_max ** (1.0 - float(alpha)) - m_min ** (1.0 - float(alpha)))
+        return jnp.sum(jnp.log(norm * masses ** (-alpha)))
+    return jax.grad(log_likelihood)(alpha)
+
+
+@error_case(family="grad", fix="grad-argnums", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/4730",
+            line="return weight - lr * jax.grad(loss, argnums=(0,))(weight, bias)",
+            fixed="return weight - lr * jax.grad(loss, argnums=0)(weight, bias)",
+            args=lambda: (0.8, 0.1, 0.05, jnp.array([1.0, 2.0]), jnp.array([2.0, 4.5])))
+def weight_step(weight, bias, lr, xs, ys):
+    def loss(w, b):
+        return jnp.mean((w * xs + b - ys) ** 2)
+    return weight - lr * jax.grad(loss, argnums=(0,))(weight, bias)
+
+
 # ====================================================================== loops
 @error_case(family="loops", fix="compute-outside-trace", raises="NonConcreteBooleanIndexError",
             source="https://github.com/RobertTLange/evosax/issues/2",
