@@ -40,6 +40,17 @@ def shrink_until_valid(starts, bound, shrink):
     return jax.vmap(find_valid)(starts)
 
 
+@error_case(family="vmap", fix="stack-leaves", raises="TypeError",
+            source="https://github.com/alexOarga/haiku-geometric/issues/4",
+            line="batch = jnp.stack(graphs)",
+            fixed="batch = jax.tree.map(lambda *leaves: jnp.stack(leaves), *graphs)",
+            args=lambda: ([{'x': jnp.ones((4, 3)), 'senders': jnp.array([0, 1, 2])},
+                           {'x': jnp.full((4, 3), 0.5), 'senders': jnp.array([3, 2, 1])}],))
+def batched_message_totals(graphs):
+    batch = jnp.stack(graphs)
+    return jax.vmap(lambda g: jnp.sum(g['x'][g['senders']]))(batch)
+
+
 # ====================================================================== grad
 @error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
             source="https://github.com/dpiras/cosmopower-jax/issues/9",
@@ -167,3 +178,13 @@ def projectile_step(position, velocity, dt):
         v = w.velocity + h * jnp.array([0.0, -9.8])
         return World(w.position + h * v, v)
     return jax.jit(fall)(World(position, velocity), dt).position
+
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/908",
+            line="return jax.tree.map(lambda g, p: p - lr * g, grads, params)",
+            fixed="return jax.tree.map(lambda g, p: p if g is None else p - lr * g, grads, params, is_leaf=lambda t: t is None)",
+            args=lambda: ({'encoder': jnp.ones(3), 'head': jnp.zeros(2)}, jnp.array([0.5, -0.5]), 0.1))
+def frozen_encoder_step(params, head_grad, lr):
+    grads = {'encoder': None, 'head': head_grad}
+    return jax.tree.map(lambda g, p: p - lr * g, grads, params)
