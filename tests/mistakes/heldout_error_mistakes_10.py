@@ -131,6 +131,26 @@ def sho_power_slope(freqs, s0, w0, quality):
     return jax.jit(jax.grad(lambda q: jnp.sum(jnp.log(psd(q)))))(quality)
 
 
+@error_case(family="branches", fix="tree-api", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/9357",
+            line="return jnp.where(accept, proposal, current)",
+            fixed="return jax.tree.map(lambda p, c: jnp.where(accept, p, c), proposal, current)",
+            args=lambda: ({'mu': jnp.array([0.1, 0.2]), 'log_sigma': 0.0},
+                          {'mu': jnp.array([0.3, 0.1]), 'log_sigma': -0.2}, -1.3, -1.1))
+def metropolis_choice(current, proposal, logp_current, logp_proposal):
+    accept = logp_proposal > logp_current
+    return jnp.where(accept, proposal, current)
+
+
+@error_case(family="branches", fix="cast", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/25290",
+            line="return jnp.sum(losses, where=valid) / jnp.sum(valid)",
+            fixed="return jnp.sum(losses, where=valid.astype(jnp.bool_)) / jnp.sum(valid)",
+            args=lambda: (jnp.array([0.4, 1.2, 0.7, 3.0]), jnp.array([1, 1, 0, 1])))
+def masked_mean_loss(losses, valid):
+    return jnp.sum(losses, where=valid) / jnp.sum(valid)
+
+
 # ====================================================================== pytrees
 @error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
             source="https://github.com/google/flax/issues/3955",
