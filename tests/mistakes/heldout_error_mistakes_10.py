@@ -51,6 +51,24 @@ def batched_message_totals(graphs):
     return jax.vmap(lambda g: jnp.sum(g['x'][g['senders']]))(batch)
 
 
+@error_case(family="vmap", fix="int-index", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/2495",
+            line="return jax.vmap(lambda pos: table[pos // spacing])(positions)",
+            fixed="return jax.vmap(lambda pos: table[(pos // spacing).astype(jnp.int32)])(positions)",
+            args=lambda: (jnp.array([10.0, 20.0, 30.0, 40.0]), jnp.array([0.1, 1.7, 2.2]), 0.5))
+def binned_lookup(table, positions, spacing):
+    return jax.vmap(lambda pos: table[pos // spacing])(positions)
+
+
+@error_case(family="vmap", fix="python-if-static", raises="IndexError",
+            source="https://github.com/jax-ml/jax/issues/32955",
+            line="return jax.vmap(lambda i: rates[i])(picks)",
+            fixed="return jax.vmap(lambda i: rates[i])(picks) if rates.shape[0] else jnp.zeros(picks.shape, rates.dtype)",
+            args=lambda: (jnp.zeros((0,)), jnp.zeros((0,), dtype=jnp.int32)))
+def gathered_rates(rates, picks):
+    return jax.vmap(lambda i: rates[i])(picks)
+
+
 # ====================================================================== grad
 @error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
             source="https://github.com/dpiras/cosmopower-jax/issues/9",
