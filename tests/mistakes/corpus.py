@@ -209,6 +209,9 @@ CATEGORIES = {
     "sort-stable": r"stable=(True|False)",
     "parse-host": r"np\.(array|asarray)\([^\n]*\)\.astype\(|np\.(array|asarray)\([^\n]*dtype=(np\.)?float|(?i:\b(parse|convert)\w*\b[^\n]{0,40}\bstrings?\b[^\n]{0,40}\b(numpy|np|floats?|numbers?)\b)",
     "enable-x64": r"enable_x64|JAX_ENABLE_X64|jax_enable_x64",
+    # added with the tenth held-out batch, part b (written from the maintainers' fixes alone)
+    "axis-not-dim-b10": r"(?i)\baxis=|`axis`[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,10}`?dim\b|\bdim\b`?[^\n]{0,40}\b(is|to|becomes?|renamed?)\b[^\n]{0,10}`?axis\b",
+    "mesh-devices-shape-b10": r"(?i)\.reshape\(|jax\.make_mesh|mesh_utils\.create_device_mesh|\bndim\b[^\n]{0,60}\baxis[_ ]names\b|\baxis[_ ]names\b[^\n]{0,60}\b(ndim|dimensions?|number of axes)\b|\bone (axis )?name (per|for each) (mesh |device )?(axis|dimension)\b",
 }
 
 

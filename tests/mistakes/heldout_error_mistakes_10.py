@@ -15,3 +15,74 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ====================================================================== keys
+@error_case(family="keys", fix="prng-key", raises="AttributeError",
+            source="https://github.com/MarkusAI/rA9/issues/76",
+            line="keep = jnp.random.uniform(size=x.shape) > rate",
+            fixed="keep = jax.random.uniform(jax.random.key(0), x.shape) > rate",
+            args=lambda: (jnp.arange(6.0).reshape(2, 3), 0.25))
+def dropped_activations(x, rate):
+    keep = jnp.random.uniform(size=x.shape) > rate
+    return jnp.where(keep, x / (1.0 - rate), 0.0)
+
+
+@error_case(family="keys", fix="key-one-style", raises="TypeError",
+            source="https://github.com/google-deepmind/optax/pull/1167",
+            line="return jax.tree.map(lambda a, b: jnp.all(a == b), state, blank)",
+            fixed="return jax.tree.map(lambda a, b: jnp.all(a == b), dict(state, rng=jax.random.key_data(state['rng'])), blank)",
+            args=lambda: (11, 3))
+def noise_state_is_blank(seed, count):
+    state = {'rng': jax.random.key(seed), 'count': jnp.asarray(count)}
+    blank = {'rng': jnp.zeros(2, jnp.uint32), 'count': jnp.asarray(0)}
+    return jax.tree.map(lambda a, b: jnp.all(a == b), state, blank)
+
+
+# ====================================================================== custom rules
+@error_case(family="custom-rules", fix="pass-closed-over", raises="UnexpectedTracerError",
+            source="https://github.com/google/jaxopt/issues/285",
+            line="return jnp.sum(make_solver(lambda lam: y / (1.0 + lam))(penalty))",
+            fixed="return jnp.sum(make_solver(lambda lam, t: t / (1.0 + lam))(penalty, y))",
+            args=lambda: (jnp.array([1.0, -2.0, 0.5]), 0.5))
+def shrunk_total_slope(targets, penalty):
+    def make_solver(fun):
+        solve = jax.custom_vjp(lambda lam, *rest: fun(lam, *rest))
+        solve.defvjp(lambda lam, *rest: (fun(lam, *rest), (lam, rest)), lambda res, g: jax.vjp(fun, res[0], *res[1])[1](g))
+        return solve
+
+    def fitted_total(y):
+        return jnp.sum(make_solver(lambda lam: y / (1.0 + lam))(penalty))
+    return jax.grad(fitted_total)(targets)
+
+
+# ====================================================================== shapes
+@error_case(family="shapes", fix="solve-vector", raises="ValueError",
+            source="https://github.com/probml/dynamax/issues/389",
+            line="return jnp.linalg.solve(jnp.eye(2) - weights, biases)",
+            fixed="return jnp.linalg.solve(jnp.eye(2) - weights, biases[..., None]).squeeze(-1)",
+            args=lambda: (jnp.tile(jnp.array([[0.5, 0.1], [0.0, 0.3]]), (4, 1, 1)), jnp.ones((4, 2))))
+def stationary_points(weights, biases):
+    return jnp.linalg.solve(jnp.eye(2) - weights, biases)
+
+
+# ====================================================================== other
+@error_case(family="other", fix="axis-not-dim-b10", raises="TypeError",
+            source="https://github.com/probml/probml-notebooks/pull/65",
+            line="weights = jax.nn.softmax(scores, dim=-1)",
+            fixed="weights = jax.nn.softmax(scores, axis=-1)",
+            args=lambda: (jnp.arange(6.0).reshape(2, 3), jnp.arange(12.0).reshape(3, 4)))
+def attention_readout(scores, values):
+    weights = jax.nn.softmax(scores, dim=-1)
+    return weights @ values
+
+
+@error_case(family="other", fix="mesh-devices-shape-b10", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/18856",
+            line="mesh = jax.sharding.Mesh(jax.devices(), ('data', 'model'))",
+            fixed="mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(-1, 1), ('data', 'model'))",
+            args=lambda: (jnp.arange(8.0).reshape(4, 2),))
+def sharded_batch(batch):
+    mesh = jax.sharding.Mesh(jax.devices(), ('data', 'model'))
+    spec = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec('data', None))
+    return jax.device_put(batch, spec) * 2.0
