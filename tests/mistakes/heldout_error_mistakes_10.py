@@ -38,6 +38,16 @@ def noise_state_is_blank(seed, count):
     blank = {'rng': jnp.zeros(2, jnp.uint32), 'count': jnp.asarray(0)}
     return jax.tree.map(lambda a, b: jnp.all(a == b), state, blank)
 
+@error_case(family="keys", fix="shape-tuple", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/4125",
+            line="picks = jax.random.choice(key, candidates, 3)",
+            fixed="picks = jax.random.choice(key, candidates, (3,))",
+            args=lambda: (5, jnp.array([2.0, 4.0, 8.0, 16.0, 32.0])))
+def sampled_step_sizes(seed, candidates):
+    key = jax.random.key(seed)
+    picks = jax.random.choice(key, candidates, 3)
+    return jnp.sort(picks)
+
 
 # ====================================================================== custom rules
 @error_case(family="custom-rules", fix="pass-closed-over", raises="UnexpectedTracerError",
@@ -65,6 +75,15 @@ def shrunk_total_slope(targets, penalty):
 def stationary_points(weights, biases):
     return jnp.linalg.solve(jnp.eye(2) - weights, biases)
 
+@error_case(family="shapes", fix="int-index", raises="TypeError",
+            source="https://github.com/MarkusAI/rA9/issues/5",
+            line="membrane = jnp.zeros((spikes.shape[0] / 2, steps))",
+            fixed="membrane = jnp.zeros((spikes.shape[0] // 2, steps))",
+            args=lambda: (jnp.ones((6, 3)), 4))
+def paired_membrane_trace(spikes, steps):
+    membrane = jnp.zeros((spikes.shape[0] / 2, steps))
+    return membrane + spikes[::2, :1]
+
 
 # ====================================================================== other
 @error_case(family="other", fix="axis-not-dim-b10", raises="TypeError",
@@ -86,3 +105,12 @@ def sharded_batch(batch):
     mesh = jax.sharding.Mesh(jax.devices(), ('data', 'model'))
     spec = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec('data', None))
     return jax.device_put(batch, spec) * 2.0
+
+@error_case(family="other", fix="cpu-platform", raises="RuntimeError",
+            source="https://github.com/danijar/dreamerv3/issues/18",
+            line="device = jax.devices('gpu')[0]",
+            fixed="device = jax.devices('cpu')[0]",
+            args=lambda: (jnp.arange(4.0),))
+def replay_on_accelerator(frames):
+    device = jax.devices('gpu')[0]
+    return jax.device_put(frames, device) / 255.0
