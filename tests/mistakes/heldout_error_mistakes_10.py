@@ -48,6 +48,37 @@ def sampled_step_sizes(seed, candidates):
     picks = jax.random.choice(key, candidates, 3)
     return jnp.sort(picks)
 
+@error_case(family="keys", fix="key-vmap", raises="ValueError",
+            source="https://github.com/pyro-ppl/numpyro/issues/1916",
+            line="chain_keys, step_keys = jax.random.split(chain_keys)",
+            fixed="chain_keys, step_keys = jax.vmap(jax.random.split, out_axes=1)(chain_keys)",
+            args=lambda: (3, jnp.zeros((4, 2))))
+def walker_moves(seed, walkers):
+    chain_keys = jax.random.split(jax.random.key(seed), walkers.shape[0])
+    chain_keys, step_keys = jax.random.split(chain_keys)
+    return walkers + jax.vmap(lambda k: jax.random.normal(k, (2,)))(step_keys)
+
+
+@error_case(family="keys", fix="split-count", raises="ValueError",
+            source="https://github.com/genjax-community/genjax/issues/621",
+            line="return jax.vmap(lambda k, p: p + 0.1 * jax.random.normal(k, p.shape))(jax.random.split(key), particles)",
+            fixed="return jax.vmap(lambda k, p: p + 0.1 * jax.random.normal(k, p.shape))(jax.random.split(key, particles.shape[0]), particles)",
+            args=lambda: (8, jnp.arange(10.0).reshape(5, 2)))
+def rejuvenated_particles(seed, particles):
+    key = jax.random.key(seed)
+    return jax.vmap(lambda k, p: p + 0.1 * jax.random.normal(k, p.shape))(jax.random.split(key), particles)
+
+
+@error_case(family="keys", fix="key-no-arith", raises="ValueError",
+            source="https://github.com/huggingface/diffusers/pull/7703",
+            line="noise = jax.random.normal(jax.random.split(key, 1), shape=latents.shape)",
+            fixed="noise = jax.random.normal(jax.random.split(key)[1], shape=latents.shape)",
+            args=lambda: (2, jnp.ones((2, 3))))
+def noised_latents(seed, latents):
+    key = jax.random.key(seed)
+    noise = jax.random.normal(jax.random.split(key, 1), shape=latents.shape)
+    return latents + 0.5 * noise
+
 
 # ====================================================================== custom rules
 @error_case(family="custom-rules", fix="pass-closed-over", raises="UnexpectedTracerError",
@@ -83,6 +114,14 @@ def stationary_points(weights, biases):
 def paired_membrane_trace(spikes, steps):
     membrane = jnp.zeros((spikes.shape[0] / 2, steps))
     return membrane + spikes[::2, :1]
+
+@error_case(family="shapes", fix="last-axis", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/2470",
+            line="return jnp.squeeze(scores, axis=0)",
+            fixed="return jnp.squeeze(scores, axis=-1)",
+            args=lambda: (jnp.arange(4.0).reshape(4, 1),))
+def flattened_scores(scores):
+    return jnp.squeeze(scores, axis=0)
 
 
 # ====================================================================== other
