@@ -96,6 +96,16 @@ def shrunk_total_slope(targets, penalty):
         return jnp.sum(make_solver(lambda lam: y / (1.0 + lam))(penalty))
     return jax.grad(fitted_total)(targets)
 
+@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
+            source="https://github.com/patrick-kidger/optimistix/issues/50",
+            line="return jax.jacfwd(lambda k: decay(k) - observed)(rates)",
+            fixed="return jax.jacrev(lambda k: decay(k) - observed)(rates)",
+            args=lambda: (jnp.array([0.5, 1.5]), jnp.array([0.6, 0.2])))
+def decay_fit_jacobian(rates, observed):
+    decay = jax.custom_vjp(lambda k: jnp.exp(-k))
+    decay.defvjp(lambda k: (jnp.exp(-k), jnp.exp(-k)), lambda e, g: (-e * g,))
+    return jax.jacfwd(lambda k: decay(k) - observed)(rates)
+
 
 # ====================================================================== shapes
 @error_case(family="shapes", fix="solve-vector", raises="ValueError",
