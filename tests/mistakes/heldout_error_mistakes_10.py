@@ -163,6 +163,27 @@ def decay_fit_jacobian(rates, observed):
     return jax.jacfwd(lambda k: decay(k) - observed)(rates)
 
 
+@error_case(family="custom-rules", fix="fwd-out-structure-b10", raises="TypeError",
+            source="https://github.com/NVIDIA/cuEquivariance/pull/295",
+            line="return jax.grad(jax.checkpoint(pair_loss))(q)",
+            fixed="return pair_scores.defvjp(lambda q: ([jnp.tanh(q), jnp.sum(q ** 2, axis=-1)], q), pair_scores_bwd) or jax.grad(jax.checkpoint(pair_loss))(q)",
+            args=lambda: (jnp.ones((2, 3)), jnp.array([0.5, 1.0, -1.0])))
+def remat_pair_grad(q, w):
+    @jax.custom_vjp
+    def pair_scores(q):
+        return [jnp.tanh(q), jnp.sum(q ** 2, axis=-1)]
+
+    def pair_scores_bwd(q, cts):
+        d_act, d_norm = cts
+        return ((1.0 - jnp.tanh(q) ** 2) * d_act + 2.0 * q * d_norm[..., None],)
+    pair_scores.defvjp(lambda q: ((jnp.tanh(q), jnp.sum(q ** 2, axis=-1)), q), pair_scores_bwd)
+
+    def pair_loss(q):
+        act, norm = pair_scores(q)
+        return jnp.sum(act * w) + jnp.sum(norm)
+    return jax.grad(jax.checkpoint(pair_loss))(q)
+
+
 # ====================================================================== shapes
 @error_case(family="shapes", fix="solve-vector", raises="ValueError",
             source="https://github.com/probml/dynamax/issues/389",
@@ -222,3 +243,22 @@ def sharded_batch(batch):
 def replay_on_accelerator(frames):
     device = jax.devices('gpu')[0]
     return jax.device_put(frames, device) / 255.0
+
+
+@error_case(family="other", fix="neg-inf-b10", raises="AttributeError",
+            source="https://github.com/patrick-kidger/equinox/pull/440",
+            line="logits = jnp.where(visible, logits, jnp.NINF)",
+            fixed="logits = jnp.where(visible, logits, -jnp.inf)",
+            args=lambda: (jnp.arange(6.0).reshape(2, 3), jnp.array([[True, False, True], [True, True, False]])))
+def masked_attention_weights(logits, visible):
+    logits = jnp.where(visible, logits, jnp.NINF)
+    return jax.nn.softmax(logits, axis=-1)
+
+
+@error_case(family="other", fix="standardize-b10", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/9968",
+            line="return jax.nn.normalize(features, axis=-1)",
+            fixed="return jax.nn.standardize(features, axis=-1)",
+            args=lambda: (jnp.arange(8.0).reshape(2, 4),))
+def whitened_features(features):
+    return jax.nn.normalize(features, axis=-1)
