@@ -215,6 +215,7 @@ CATEGORIES = {
     "fwd-out-structure-b10": r"(?i)\b(same|matching|identical) (container|pytree|tree)( structure| type)?\b[^\n]{0,60}\b(primal|decorated|original|function'?s?)\b|\b(a )?list\b[^\n]{0,25}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?tuple\b|\b(a )?tuple\b[^\n]{0,25}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?list\b|\bfwd\b[^\n]{0,40}\b(call|reuse|return)\w*\b[^\n]{0,30}\b(primal|decorated|original) function\b",
     "neg-inf-b10": r"-(jnp|np)\.inf\b|-float\(['\"]inf['\"]\)|(?i:\bnegative infinity\b)",
     "standardize-b10": r"jax\.nn\.standardize\b|(?i:\bstandardi[sz]e\b)",
+    "prod-not-product-b10": r"jnp\.prod\(|(?i:`?\bprod\b`?[^\n]{0,25}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?product\b|\bproduct\b`?[^\n]{0,40}\b(renamed|removed|replaced)\b[^\n]{0,30}\bprod\b)",
 }
 
 

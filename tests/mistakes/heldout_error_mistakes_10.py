@@ -6,8 +6,8 @@ fitted on.
 
 How the cases were made: each function is reduced from one public thread (a JAX issue or pull request, or
 an issue or pull request of a project built on or using JAX: optax, jaxopt, numpyro, optimistix, genjax,
-dynamax, probml-notebooks, dreamerv3, diffusers, rA9) that none of `error_mistakes.py`,
-`heldout_error_mistakes.py` ... `heldout_error_mistakes_9.py` cites. The code is new (names and numbers
+dynamax, equinox, cuEquivariance, jax_cosmo, probml-notebooks, dreamerv3, diffusers, rA9) that none of
+`error_mistakes.py`, `heldout_error_mistakes.py` ... `heldout_error_mistakes_9.py` cites. The code is new (names and numbers
 differ from the thread), the mistake is the thread's. Called eagerly on `args()` with the pinned jax
 (0.10.2), each function raises `raises` at `line`, the innermost line of the function itself (grad, vmap,
 jacfwd and the custom-rule machinery may run inside it); `fixed` is that line as the thread's maintainers,
@@ -20,16 +20,21 @@ What the batch leans on is ordinary mistakes rather than messages: keys (NumPy's
 over to `jnp.random`, a typed key compared with a raw `uint32` pair, a bare int as `random.choice`'s shape,
 `split` applied to a whole batch of keys, `split` without a count feeding a `vmap` over particles, and
 `split(key, 1)` handed to `normal` as if it were one key); custom rules (a `custom_vjp` solver that closes
-over the value being differentiated, and `jacfwd` through a function whose piece has only a `custom_vjp`
-rule); shapes (a batch of vectors handed to `jnp.linalg.solve` as if it were 1-D right-hand sides, a float
-array dimension from `/`, and `squeeze` of an axis whose size is not one); and, outside the eight families,
+over the value being differentiated, `jacfwd` through a function whose piece has only a `custom_vjp`
+rule, and a `custom_vjp` forward rule that returns its primal output as a tuple where the function returns
+a list, differentiated through `jax.checkpoint`); shapes (a batch of vectors handed to `jnp.linalg.solve`
+as if it were 1-D right-hand sides, a float array dimension from `/`, and `squeeze` of an axis whose size is not one); and, outside the eight families,
 PyTorch's `dim=` given to `jax.nn.softmax`, a `Mesh` built from the flat device list with two axis names,
-and a GPU device asked for on a machine with only a CPU.
+a GPU device asked for on a machine with only a CPU, and three names NumPy and JAX removed: `jnp.NINF`,
+`jax.nn.normalize` (renamed `standardize`) and `jnp.product`.
 
-Two new fix categories were added to `corpus.py` (and `FIXES`), with patterns written from the maintainers'
-fixes alone: `axis-not-dim-b10` (name the reduction axis with `axis=`, not PyTorch's `dim=`) and
+Six new fix categories were added to `corpus.py` (and `FIXES`), with patterns written from the maintainers'
+fixes alone: `axis-not-dim-b10` (name the reduction axis with `axis=`, not PyTorch's `dim=`),
 `mesh-devices-shape-b10` (reshape the device array so its number of dimensions equals the number of axis
-names, or build it with `jax.make_mesh` / `mesh_utils.create_device_mesh`).
+names, or build it with `jax.make_mesh` / `mesh_utils.create_device_mesh`), `fwd-out-structure-b10` (make
+the fwd rule's primal output the same container as the function's output: a list, not a tuple, or call the
+decorated function in fwd), `neg-inf-b10` (write `-jnp.inf`), `standardize-b10` (call
+`jax.nn.standardize`) and `prod-not-product-b10` (call `jnp.prod`).
 
 Caveats. The stored text of several threads shows the mistake and its error but not the maintainers' exact
 line, so `fixed` writes the fix the thread points to: MarkusAI/rA9 issue 76 (title "Dropout module", body
@@ -50,11 +55,18 @@ cites for the same mistake) and optimistix issue 50 (the maintainer's pull reque
 Jacobians, and a user's working call in the thread passes `jac="bwd"`; `fixed` calls `jax.jacrev`). jaxopt issue
 285's fix (pass the closed-over value into the solver as an argument) is the maintainer's; on jax 0.10.2
 the mistake raises `UnexpectedTracerError` rather than the older `CustomVJPException`. genjax issue 621's
-fix (`split(key, n_particles)`) is the reporter's, confirmed by a maintainer. Time ran out before the brief's
-counts were reached: custom rules and shapes have fewer cases than asked and `other` three, while keys has
-one more.
+fix (`split(key, n_particles)`) is the reporter's, confirmed by a maintainer. NVIDIA/cuEquivariance pull
+request 295 (merged) makes the fwd rule return a list like the primal; as that pull request reports, the
+mismatch is only raised once the call sits under `jax.checkpoint` (or `scan`), so the case wraps the loss in
+`jax.checkpoint`, and `fixed` redefines the fwd rule and calls again on one line. equinox pull request 440
+is the maintainer's own change from `NINF` to `-inf`. jax pull request 9968 is the rename of
+`jax.nn.normalize` to `standardize` (the deprecated alias has since been removed). jax_cosmo pull request
+123 (closed, superseded by 124, whose text is not stored) states that `jnp.product` was removed in favour
+of `jnp.prod`, which `fixed` calls. Time ran out before the brief's
+counts were reached: custom rules and shapes have three cases each (five asked) and `other` six (seven
+asked), while keys has one more.
 
-14 cases (keys 6, custom rules 2, shapes 3, other 3), one thread each.
+18 cases (keys 6, custom rules 3, shapes 3, other 6), one thread each.
 """
 from __future__ import annotations
 
@@ -262,3 +274,12 @@ def masked_attention_weights(logits, visible):
             args=lambda: (jnp.arange(8.0).reshape(2, 4),))
 def whitened_features(features):
     return jax.nn.normalize(features, axis=-1)
+
+
+@error_case(family="other", fix="prod-not-product-b10", raises="AttributeError",
+            source="https://github.com/DifferentiableUniverseInitiative/jax_cosmo/pull/123",
+            line="return jnp.product(1.0 + rates) - 1.0",
+            fixed="return jnp.prod(1.0 + rates) - 1.0",
+            args=lambda: (jnp.array([0.02, 0.03, -0.01]),))
+def compounded_growth(rates):
+    return jnp.product(1.0 + rates) - 1.0
