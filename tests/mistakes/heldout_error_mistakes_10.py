@@ -23,8 +23,8 @@ over to `jnp.random`, a typed key compared with a raw `uint32` pair, a bare int 
 over the value being differentiated, `jacfwd` through a function whose piece has only a `custom_vjp`
 rule, and a `custom_vjp` forward rule that returns its primal output as a tuple where the function returns
 a list, differentiated through `jax.checkpoint`); shapes (a batch of vectors handed to `jnp.linalg.solve`
-as if it were 1-D right-hand sides, a float array dimension from `/`, and `squeeze` of an axis whose size is not one); and, outside the eight families,
-PyTorch's `dim=` given to `jax.nn.softmax`, a `Mesh` built from the flat device list with two axis names,
+as if it were 1-D right-hand sides, a float array dimension from `/`, and `squeeze` of an axis whose size
+is not one); and, outside the eight families, PyTorch's `dim=` given to `jax.nn.softmax`, a `Mesh` built from the flat device list with two axis names,
 a GPU device asked for on a machine with only a CPU, and three names NumPy and JAX removed: `jnp.NINF`,
 `jax.nn.normalize` (renamed `standardize`) and `jnp.product`.
 
