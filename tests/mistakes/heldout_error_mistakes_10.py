@@ -24,9 +24,10 @@ over the value being differentiated, `jacfwd` through a function whose piece has
 rule, and a `custom_vjp` forward rule that returns its primal output as a tuple where the function returns
 a list, differentiated through `jax.checkpoint`); shapes (a batch of vectors handed to `jnp.linalg.solve`
 as if it were 1-D right-hand sides, a float array dimension from `/`, and `squeeze` of an axis whose size
-is not one); and, outside the eight families, PyTorch's `dim=` given to `jax.nn.softmax`, a `Mesh` built from the flat device list with two axis names,
-a GPU device asked for on a machine with only a CPU, and three names NumPy and JAX removed: `jnp.NINF`,
-`jax.nn.normalize` (renamed `standardize`) and `jnp.product`.
+is not one); and, outside the eight families, PyTorch's `dim=` given to `jax.nn.softmax`, a `Mesh` built
+from the flat device list with two axis names, a GPU device asked for on a machine with only a CPU, and
+three names NumPy and JAX removed: `jnp.NINF`, `jax.nn.normalize` (renamed `standardize`) and
+`jnp.product`.
 
 Six new fix categories were added to `corpus.py` (and `FIXES`), with patterns written from the maintainers'
 fixes alone: `axis-not-dim-b10` (name the reduction axis with `axis=`, not PyTorch's `dim=`),
