@@ -212,6 +212,13 @@ CATEGORIES = {
     # added with the tenth held-out batch, part a (written from the maintainers' fixes alone)
     "choose-branch-upfront": r"(?i)\b(pick|choose|select|use|call)\b[^\n]{0,40}\b(one|the|a single|that)\b[^\n]{0,30}\b(branch|formula|version|regime|term|case)\b[^\n]{0,40}\b(directly|up ?front|ahead of time|beforehand|yourself|outside)|\brestrict\w*\b[^\n]{0,40}\b(range|domain|regime|valid)|\bdrop\b[^\n]{0,20}\b(the )?(branch|`?if`?)\b",
     "compute-outside-trace": r"(?i)\b(outside|before|out of)\b[^\n]{0,30}\b(the )?(jit\w*|loop|scan|traced|transformed|compiled)\b|\bhoist\w*|\bprecompute\w*|\bonce,? (outside|before)\b",
+    # added with the tenth held-out batch, part b (written from the maintainers' fixes alone)
+    "axis-not-dim-b10": r"(?i)\baxis=|`axis`[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,10}`?dim\b|\bdim\b`?[^\n]{0,40}\b(is|to|becomes?|renamed?)\b[^\n]{0,10}`?axis\b",
+    "mesh-devices-shape-b10": r"(?i)\.reshape\(|jax\.make_mesh|mesh_utils\.create_device_mesh|\bndim\b[^\n]{0,60}\baxis[_ ]names\b|\baxis[_ ]names\b[^\n]{0,60}\b(ndim|dimensions?|number of axes)\b|\bone (axis )?name (per|for each) (mesh |device )?(axis|dimension)\b",
+    "fwd-out-structure-b10": r"(?i)\b(same|matching|identical) (container|pytree|tree)( structure| type)?\b[^\n]{0,60}\b(primal|decorated|original|function'?s?)\b|\b(a )?list\b[^\n]{0,25}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?tuple\b|\b(a )?tuple\b[^\n]{0,25}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?list\b|\bfwd\b[^\n]{0,40}\b(call|reuse|return)\w*\b[^\n]{0,30}\b(primal|decorated|original) function\b",
+    "neg-inf-b10": r"-(jnp|np)\.inf\b|-float\(['\"]inf['\"]\)|(?i:\bnegative infinity\b)",
+    "standardize-b10": r"jax\.nn\.standardize\b|(?i:\bstandardi[sz]e\b)",
+    "prod-not-product-b10": r"jnp\.prod\(|(?i:`?\bprod\b`?[^\n]{0,25}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?product\b|\bproduct\b`?[^\n]{0,40}\b(renamed|removed|replaced)\b[^\n]{0,30}\bprod\b)",
 }
 
 
