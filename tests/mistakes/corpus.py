@@ -219,6 +219,8 @@ CATEGORIES = {
     "neg-inf-b10": r"-(jnp|np)\.inf\b|-float\(['\"]inf['\"]\)|(?i:\bnegative infinity\b)",
     "standardize-b10": r"jax\.nn\.standardize\b|(?i:\bstandardi[sz]e\b)",
     "prod-not-product-b10": r"jnp\.prod\(|(?i:`?\bprod\b`?[^\n]{0,25}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?product\b|\bproduct\b`?[^\n]{0,40}\b(renamed|removed|replaced)\b[^\n]{0,30}\bprod\b)",
+    # added with the tenth held-out batch, part c (written from the maintainers' fixes alone)
+    "vstack-b10c": r"jnp\.vstack\(|(?i:`?\bvstack\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,15}`?(jnp\.)?row_stack\b|\brow_stack\b`?[^\n]{0,40}\b(removed|alias|renamed|replaced)\b[^\n]{0,30}\bvstack\b)",
 }
 
 

@@ -607,3 +607,15 @@ def whitened_features(features):
             args=lambda: (jnp.array([0.02, 0.03, -0.01]),))
 def compounded_growth(rates):
     return jnp.product(1.0 + rates) - 1.0
+
+
+# ====================================================================== part c
+# ====================================================================== other
+@error_case(family="other", fix="vstack-b10c", raises="AttributeError",
+            source="https://github.com/sandialabs/optimism/issues/79",
+            line="return jnp.row_stack([nodes, midpoints])",
+            fixed="return jnp.vstack([nodes, midpoints])",
+            args=lambda: (jnp.arange(6.0).reshape(3, 2),))
+def refined_mesh_points(nodes):
+    midpoints = 0.5 * (nodes[1:] + nodes[:-1])
+    return jnp.row_stack([nodes, midpoints])
