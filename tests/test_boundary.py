@@ -203,3 +203,56 @@ def run_measured(cmd: list[str]) -> tuple[int, int, str]:
     assert r.returncode == 0 and r.stdout.strip(), r.stderr[-3000:]
     code, peak = map(int, r.stdout.split())
     return code, peak, r.stderr
+
+
+# A thread that holds no Python frame for its first 0.3 s (`time.sleep` called from C), then runs the
+# cell's own `_linger`: the worker can see it only at a later request, another exercise's.
+LATE_THREAD = ("import _thread, itertools, time\n"
+               "def _linger(_):\n"
+               "    time.sleep(600)\n"
+               "_thread.start_new_thread(list, (itertools.chain(map(time.sleep, [0.3]), map(_linger, [None])),))\n"
+               "def lingerer(x):\n"
+               "    return x\n")
+SLOW_CELL = "import time\ntime.sleep(1.5)\ndef steady(x):\n    return 2 * x\n"        # seen at its exec
+SLOW_CALL = "import time\ndef steady(x):\n    time.sleep(1.5)\n    return 2 * x\n"   # seen at a test cell's call
+
+
+def late_thread_cells(steady: str, lingerer: str):
+    """Solution cells run in this order, lingerer's first; test cells too, steady's first."""
+    cells = [code_cell("import jax.numpy as jnp\nfrom autograder import check", "setup"),
+             code_cell(lingerer, "lingerer", role="solution"), code_cell(steady, "steady", role="solution")]
+    cells += [code_cell(f"check.assert_close(steady(jnp.arange(3.0)), 2 * jnp.arange(3.0), what='steady(x)')",
+                        "steady_correctness", role="test", points=2),
+              code_cell(f"check.assert_close(lingerer(jnp.arange(3.0)), jnp.arange(3.0), what='lingerer(x)')",
+                        "lingerer_correctness", role="test", points=1)]
+    return cells
+
+
+def test_a_thread_seen_late_costs_only_the_exercise_whose_code_it_runs(tmp_path):
+    """A thread started by one cell may be seen only at a later request: at another cell's exec (the
+    first notebook) or at a call from another exercise's test cell (the second). It is charged to the
+    cell whose code it runs, and the other exercise keeps its points (before: it lost them)."""
+    source = tmp_path / "course" / "source" / "late" / "late.ipynb"
+    source.parent.mkdir(parents=True)
+    nbformat.write(make_notebook(late_thread_cells("def steady(x):\n    return 2 * x\n",
+                                                   "def lingerer(x):\n    return x\n")), str(source))
+    paths = []
+    for name, steady in {"at_exec": SLOW_CELL, "at_call": SLOW_CALL}.items():
+        path = tmp_path / "subs" / name / "late.ipynb"
+        path.parent.mkdir(parents=True)
+        nbformat.write(make_notebook(late_thread_cells(steady, LATE_THREAD)), str(path))
+        paths.append(path)
+    out = tmp_path / "results.json"
+    cmd = [sys.executable, "-m", "autograder.cli", "grade", *map(str, paths), "--json", str(out),
+           "--course-root", str(tmp_path / "course"), "--assignment", "late", "--jobs", "2", "--quiet",
+           "--cell-timeout", TIMEOUT, "--check-timeout", TIMEOUT]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    wrong = {}
+    for result in json.loads(out.read_text()):
+        ex = result["exercises"]
+        messages = {c["name"]: c["message"][:200] for e in ex.values() for c in e["checks"]}
+        if not (ex["steady"]["score"] == 2.0 and ex["lingerer"]["score"] == 0.0
+                and "still running" in messages.get("lingerer_integrity", "")):
+            wrong[os.path.basename(os.path.dirname(result["notebook"]))] = messages
+    assert not wrong, wrong

@@ -2,8 +2,8 @@
 
 - `startup`       a worker started, and sent its setup cell, before the grader imports JAX
 - `session`       one submission: its worker, its test cells, RemoteObject proxies
-- `remote`        the proxies of the worker's objects, the student's exceptions as data, and the
-                  stop a clean session makes at a hidden region
+- `remote`        the proxies of the worker's objects, the student's exceptions as data, the
+                  stop a clean session makes at a hidden region, and whom a reply's violations charge
 - `grade`         one notebook, or a batch in parallel
 - `processes`     a batch over several grader processes (`--grader-processes`)
 - `batch_cache`   a batch's compile cache, built from the references by a worker of its own

@@ -23,6 +23,32 @@ class HiddenRegionReached(BaseException):
     `except Exception` takes it for a failure of the student's code.)"""
 
 
+class ChargedElsewhere(BaseException):
+    """A reply's integrity violations were charged to other exercises only (a thread their cells'
+    code started, seen late): the test cell runs again in a worker without them (`session.py`). A
+    BaseException for the same reason as `HiddenRegionReached`."""
+
+
+# The violation of a thread charged to the cell whose code it runs (the grader's words, not the worker's).
+THREAD_LEFT_RUNNING = "a thread started by student code is still running"
+
+def charges(reply: dict, owner: str | None, open_exercises: set) -> dict:
+    """{exercise: violations} a reply's integrity violations are charged to: a thread still running
+    to the exercise whose cell's code it runs (the worker names the cell:
+    `integrity.Snapshot.violations`), everything else to `owner`, the exercise the request was for
+    (None: nobody's). A thread charged to an exercise not open (already left out, or no exercise)
+    is `owner`'s: so every charge to another exercise leaves one more cell out of the next worker."""
+    charged: dict = {}
+    for cell in reply.get("thread_cells") or []:
+        if cell in open_exercises and cell != owner:
+            charged[cell] = [THREAD_LEFT_RUNNING]
+        else:
+            charged.setdefault(owner, []).append(THREAD_LEFT_RUNNING)
+    if reply.get("violations"):
+        charged.setdefault(owner, []).extend(reply["violations"])
+    return charged
+
+
 # What a tainted worker's integrity violations may say (their own text could carry hidden data).
 TAINTED_VIOLATION = "student code changed the grader's or JAX's modules, hooks or processes (details withheld: " \
                     "it had run on hidden test data)"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..checks import failure
+
 
 @dataclass
 class CheckResult:
@@ -74,3 +76,22 @@ def failed_notebook(notebook: str, error: str, assignment: str = "") -> dict:
     return {"assignment": assignment, "notebook": notebook, "backend": "unknown", "isolation": "none",
             "memory_limit": "none",
             "score": 0.0, "max_score": 0.0, "exercises": {}, "errors": [error], "seconds": 0.0}
+
+
+def notebook_result(assignment, checks: list[CheckResult], integrity: dict[str, list[str]],
+                    **fields) -> NotebookResult:
+    """The notebook's result from its test cells' results; an exercise whose code changed the
+    grader's libraries, hooks or threads (`integrity`: its violations) scores 0, with one more check
+    that says why."""
+    exercises = {}
+    for ex in assignment.exercises:
+        mine = [c for c in checks if c.exercise == ex]
+        if integrity.get(ex):
+            for c in mine:
+                c.passed, c.points = False, 0.0
+            mine.append(CheckResult(name=f"{ex}_integrity", kind="integrity", exercise=ex,
+                                    passed=False, points=0.0, max_points=0.0,
+                                    message=failure.message("integrity", "your code changed the grader's "
+                                                            "libraries or hooks: " + "; ".join(integrity[ex][:5]))))
+        exercises[ex] = ExerciseResult(exercise=ex, checks=mine)
+    return NotebookResult(assignment=assignment.name, exercises=exercises, **fields)

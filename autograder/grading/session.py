@@ -47,9 +47,9 @@ from ..course.notebook import Cell, hidden_lines
 from ..sandbox.process import ForgedReply, Limits, WorkerDied
 from ..sandbox.wire import dumps_request
 from . import hidden, timeouts, timing
-from .remote import (TAINTED_VIOLATION, HiddenRegionReached, RemoteObject, StudentCodeError,  # noqa: F401
-                     rebuild_exception)
-from .results import CheckResult, ExerciseResult, NotebookResult
+from .remote import (TAINTED_VIOLATION, ChargedElsewhere, HiddenRegionReached, RemoteObject,  # noqa: F401
+                     StudentCodeError, charges, rebuild_exception)
+from .results import CheckResult, NotebookResult, notebook_result
 from .startup import StartedWorker, setup_request, start_worker
 
 
@@ -148,8 +148,8 @@ class GradingSession:
                 except WorkerDied as died:
                     self._poisoned(exercise, f"your `{exercise}` cell {died.reason}")
                     break
-                if reply.get("violations"):
-                    self._poisoned(exercise, "", reply["violations"])
+                if reply.get("violations") or reply.get("thread_cells"):
+                    self._charge(reply, exercise)
                     break
                 if not reply.get("ok"):
                     error = reply.get("error")
@@ -161,6 +161,16 @@ class GradingSession:
                 for name in reply.get("bound", []):
                     if name not in callables:
                         self.bound.pop(name, None)
+
+    def _charge(self, reply: dict, owner: str | None) -> set:
+        """Poison the exercises a reply's violations are charged to (`remote.charges`), discard the
+        worker, and return those exercises (None among them: charged to nobody's request)."""
+        charged = charges(reply, owner, set(self.exercises) - self.excluded)
+        for exercise, violations in charged.items():
+            if exercise is not None:
+                self._poisoned(exercise, "", self._violations(violations))
+        self._discard_worker()
+        return set(charged)
 
     def _poisoned(self, exercise: str, reason: str, violations=None):
         state = self.exercises[exercise]
@@ -245,13 +255,11 @@ class GradingSession:
         except WorkerDied as died:
             self._discard_worker()
             raise AssertionError(failure.message(f"calling {obj.__name__}", f"it {died.reason}")) from None
-        if reply.get("violations"):
-            violations = self._violations(reply["violations"])
+        if reply.get("violations") or reply.get("thread_cells"):
             owner = self._owner(obj) or self.current_exercise
-            if owner:
-                self._poisoned(owner, "", violations)
-            else:
-                self._discard_worker()
+            if owner not in self._charge(reply, owner):
+                raise ChargedElsewhere()
+            violations = self._violations(charges(reply, owner, set())[owner])
             raise AssertionError(failure.message(f"integrity of {obj.__name__}", "; ".join(violations[:3])))
         return reply
 
@@ -291,6 +299,9 @@ class GradingSession:
             return self.timing.time_against(solutions, name, reference, args, factor, static_argnums, phase)
         except timing.TimingFailed as exc:
             self.close_timing_worker()
+            owner = self.bound.get(name) or self.current_exercise
+            if exc.thread_cells and owner not in self._charge({"thread_cells": exc.thread_cells}, owner):
+                raise ChargedElsewhere() from None
             raise AssertionError(failure.message(f"timing {obj.__name__}", str(exc))) from None
 
     # ------------------------------------------------------------------ test cells
@@ -334,7 +345,7 @@ class GradingSession:
             return self.run_test_cell(cell)
         self.current_exercise, self.current_cell = cell.exercise, cell.grade_id
         self._cell_file, self._cell_hidden = f"<test {cell.grade_id}>", hidden_lines(cell.source)
-        raised = None
+        raised, again = None, False
         try:
             # (no stdout redirection: sessions run in parallel threads and sys.stdout is global)
             try:
@@ -354,13 +365,17 @@ class GradingSession:
             result.message = f"{exc}: " + self._missing_hint(cell.exercise)
         except HiddenRegionReached:             # a clean session's run stops where hidden tests begin
             result.reached_hidden = True
+        except ChargedElsewhere:                # another exercise's thread was found: run the cell again
+            again = True
         except Exception as exc:
             result.message = f"{type(exc).__name__}: {exc}"[:2000]
             raised = exc
         finally:
             tainted = self.tainted
-            self._sync(cell.exercise)
+            again = self._sync(cell.exercise) or again
             self.current_exercise = self.current_cell = None
+        if again:   # without the exercises just charged (each time one more is left out)
+            return self.run_test_cell(cell)
         if raised is not None and result.line in self._cell_hidden:
             result.message = hidden.message(cell.grade_id, raised)   # nothing the student's code produced
         elif raised is not None and tainted:
@@ -390,19 +405,21 @@ class GradingSession:
             return rerun.message
         return hidden.withheld(cell.grade_id, raised)
 
-    def _sync(self, exercise: str):
+    def _sync(self, exercise: str) -> bool:
         """A round trip after each test cell: a stale reply still in the channel means one of this
-        cell's replies was forged, and is charged to this cell's exercise."""
+        cell's replies was forged, and is charged to this cell's exercise. True when a violation it
+        found was charged to other exercises only: the cell ran beside their thread, and runs again."""
         if self.worker is None:
-            return
+            return False
         try:
             reply = self._request({"op": "info"}, self.limits.check_timeout)
-            if reply.get("violations"):
-                self._poisoned(exercise, "", self._violations(reply["violations"]))
+            if reply.get("violations") or reply.get("thread_cells"):
+                return exercise not in self._charge(reply, exercise)
         except ForgedReply as forged:
             self._poisoned(exercise, "", [f"student code {forged.reason}"])
         except WorkerDied:
             self._discard_worker()
+        return False
 
     def _missing_hint(self, exercise: str) -> str:
         if exercise not in self.solutions:
@@ -417,22 +434,9 @@ class GradingSession:
         return self.result(checks, time.perf_counter() - started)
 
     def result(self, checks: list[CheckResult], seconds: float) -> NotebookResult:
-        exercises = {}
-        for ex in self.assignment.exercises:
-            mine = [c for c in checks if c.exercise == ex]
-            state = self.exercises[ex]
-            if state.integrity:
-                for c in mine:
-                    c.passed, c.points = False, 0.0
-                mine.append(CheckResult(name=f"{ex}_integrity", kind="integrity", exercise=ex,
-                                        passed=False, points=0.0, max_points=0.0,
-                                        message=failure.message("integrity", "your code changed the grader's "
-                                                                "libraries or hooks: " + "; ".join(state.integrity[:5]))))
-            exercises[ex] = ExerciseResult(exercise=ex, checks=mine)
-        return NotebookResult(assignment=self.assignment.name, backend=self.backend or "unknown",
-                              isolation=self.isolation or "unknown", exercises=exercises,
-                              memory_limit=self.memory_limit or "unknown",
-                              seconds=round(seconds, 3))
+        return notebook_result(self.assignment, checks, {ex: s.integrity for ex, s in self.exercises.items()},
+                               backend=self.backend or "unknown", isolation=self.isolation or "unknown",
+                               memory_limit=self.memory_limit or "unknown", seconds=round(seconds, 3))
 
 
 def _cell_line(exc: BaseException, filename: str) -> int:

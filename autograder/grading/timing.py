@@ -31,7 +31,12 @@ def needs_timing_worker(test_cells: list[Cell]) -> bool:
 
 
 class TimingFailed(Exception):
-    """The timing worker could not time this check (it could not start, replay or answer)."""
+    """The timing worker could not time this check (it could not start, replay or answer).
+    `thread_cells`: the solution cells whose code a thread still ran there (`integrity.py`)."""
+
+    def __init__(self, message: str, thread_cells=()):
+        super().__init__(message)
+        self.thread_cells = list(thread_cells)
 
 
 class TimingWorker:
@@ -47,11 +52,13 @@ class TimingWorker:
 
     def _request(self, req: dict, timeout: float) -> dict:
         reply = self.worker.request(req, timeout, lambda node: node)
-        if reply.get("violations"):
+        if reply.get("violations") or reply.get("thread_cells"):
             # without their text: the timing worker holds the hidden reference, so what its student
             # code changed could be named after it (session.py, "student text only from a clean worker")
-            raise TimingFailed(f"the timing worker's integrity check failed ({len(reply['violations'])} change(s) "
-                               f"to the grader's or JAX's modules, hooks or processes)")
+            raise TimingFailed(f"the timing worker's integrity check failed "
+                               f"({len(reply.get('violations', [])) + len(reply.get('thread_cells', []))} change(s) "
+                               f"to the grader's or JAX's modules, hooks, threads or processes)",
+                               reply.get("thread_cells", ()))
         return reply
 
     def _replay(self, solutions: list[tuple[str, str]]):

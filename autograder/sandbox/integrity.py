@@ -4,7 +4,8 @@
 It records the attributes of the modules and classes whose behaviour a verdict depends on (jax,
 jax.numpy, lax, numpy, numpy.testing, builtins, the autograder package, the worker itself) and the
 interpreter's global hooks (trace/profile functions, import hooks), and the Python threads alive.
-`Snapshot.violations()` lists what changed since. Added attributes are allowed (lazy submodule
+`Snapshot.violations()` lists what changed since (a thread still running is charged to the cell whose
+code it runs). Added attributes are allowed (lazy submodule
 imports add some); replaced or deleted ones are not. Processes a worker leaves running are counted
 by the grader itself, from /proc (`WorkerProcess.leftover_processes`).
 
@@ -137,6 +138,16 @@ def _started_by_student(frame) -> bool:
     return not (isinstance(name, str) and name.startswith(("jax", "jaxlib")))
 
 
+def _cell_running(frame, cell_files: dict[str, str]) -> str | None:
+    """The cell whose code a thread was started to run: of the thread's frames compiled from a
+    cell's file, the outermost one's cell (its grade_id); None when no frame is a cell's."""
+    cell = None
+    while frame is not None:
+        cell = cell_files.get(frame.f_code.co_filename, cell)
+        frame = frame.f_back
+    return cell
+
+
 class Snapshot:
     def __init__(self):
         self.modules: dict[str, tuple] = {}
@@ -181,7 +192,13 @@ class Snapshot:
             "sys.displayhook": sys.displayhook,
         }
 
-    def violations(self) -> list[str]:
+    def violations(self, cell_files: dict[str, str] | None = None) -> tuple[list[str], list[str]]:
+        """What changed since the snapshot: (the violations of the request being answered, the cells
+        whose code a thread that student code started still runs). `cell_files` maps each student
+        cell's file to its grade_id. A thread started with `_thread` holds no frame until it first
+        runs, so one started by a cell may show only at a later request: it is charged by the code
+        it runs (`_cell_running`), not by when it was seen; one whose frames are no cell's (still in
+        `threading`'s start-up, or running a library function) is a violation of the request."""
         found = []
         for name, (mod, state) in self.modules.items():
             if sys.modules.get(name) is not mod:
@@ -210,11 +227,12 @@ class Snapshot:
             time.sleep(0.005)
         self.tasks = tasks
         me = threading.get_ident()
-        extra = [ident for ident, frame in _python_threads().items()
-                 if ident not in self.threads and ident != me and _started_by_student(frame)]
-        if extra:
-            found.append(f"{len(extra)} thread(s) started by student code are still running")
-        return found[:20]
+        running = [_cell_running(frame, cell_files or {}) for ident, frame in _python_threads().items()
+                   if ident not in self.threads and ident != me and _started_by_student(frame)]
+        unknown = running.count(None)
+        if unknown:
+            found.append(f"{unknown} thread(s) started by student code are still running")
+        return found[:20], sorted({cell for cell in running if cell is not None})
 
 
 def _benign_change(before, after) -> bool:

@@ -222,7 +222,8 @@ def encode_reply(header: dict, handles: dict) -> bytes:
 
 # ---------------------------------------------------------------- grader side: decode replies
 # The header fields a reply may have, with their types: anything else is malformed.
-_ENVELOPE = {"ok": bool, "error": (dict, type(None)), "value": object, "violations": list, "seconds": (int, float),
+_ENVELOPE = {"ok": bool, "error": (dict, type(None)), "value": object, "violations": list, "thread_cells": list,
+             "seconds": (int, float),
              "bound": list, "callables": list, "backend": str, "devices": int, "pid": int, "uid": int}
 
 
@@ -268,7 +269,7 @@ class _Decoder:
                 raise WireError(f"malformed reply from the worker (field {key!r})")
         if type(header.get("ok")) is not bool:
             raise WireError("malformed reply from the worker (no verdict)")
-        for key in ("violations", "bound", "callables"):
+        for key in ("violations", "thread_cells", "bound", "callables"):
             if not all(type(v) is str for v in header.get(key, [])):
                 raise WireError(f"malformed reply from the worker (field {key!r})")
         error = header.get("error")

@@ -45,6 +45,7 @@ class Worker:
         self.describe = None
         self.returning_plain = None   # bound before student code runs (`_after_trusted`)
         self.compile_cache = None   # the grader's compile cache, if it gave one (`compile_cache.py`)
+        self.cell_files: dict[str, str] = {}   # a student cell's file -> its grade_id (threads are charged by it)
 
     # -- helpers -------------------------------------------------------------
     def _cell_file(self, grade_id: str, source: str) -> str:
@@ -52,6 +53,7 @@ class Worker:
         cannot take it, keep the source in linecache under the same name instead."""
         safe = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in grade_id) or "cell"
         path = os.path.join(self.scratch, f"{safe}.py")
+        self.cell_files[path] = grade_id
         try:
             with open(path, "w") as fh:
                 fh.write(source)
@@ -78,8 +80,9 @@ class Worker:
         import io
         return Unpickler(io.BytesIO(payload)).load()
 
-    def _violations(self):
-        return self.snapshot.violations() if self.snapshot is not None else []
+    def _violations(self) -> tuple[list[str], list[str]]:
+        """(violations of the request being answered, cells whose code a thread still runs)."""
+        return self.snapshot.violations(self.cell_files) if self.snapshot is not None else ([], [])
 
     # -- operations ----------------------------------------------------------
     def op_exec(self, req):
@@ -186,12 +189,15 @@ class Worker:
             if _disk_full(self.scratch):
                 _exit(DISK_FULL_EXIT)
             reply["seconds"] = round(time.perf_counter() - started, 4)
-            reply["violations"] = self._violations()
+            reply["violations"], thread_cells = self._violations()
+            if thread_cells:
+                reply["thread_cells"] = thread_cells
             try:
                 payload = wire.encode_reply(reply, self.handles)
             except Exception as exc:
                 payload = wire.encode_reply({"ok": False, "error": self._describe(exc),
-                                             "violations": reply["violations"]}, self.handles)
+                                             **{k: reply[k] for k in ("violations", "thread_cells") if k in reply}},
+                                            self.handles)
             for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
