@@ -646,3 +646,62 @@ def compounded_growth(rates):
 def refined_mesh_points(nodes):
     midpoints = 0.5 * (nodes[1:] + nodes[:-1])
     return jnp.row_stack([nodes, midpoints])
+
+
+# ====================================================================== part d
+# ====================================================================== branches
+@error_case(family="branches", fix="logical", raises="ValueError",
+            source="https://docs.jax.dev/en/latest/control-flow.html",
+            line="return is_even and (counts > 0)",
+            fixed="return jnp.logical_and(is_even, counts > 0)",
+            args=lambda: (jnp.array([-2, 3, 4, 6]),))
+def positive_even_counts(counts):
+    is_even = counts % 2 == 0
+    return is_even and (counts > 0)
+
+
+# ====================================================================== pytrees
+@error_case(family="pytrees", fix="init-no-conversion-b10d", raises="ValueError",
+            source="https://docs.jax.dev/en/latest/working-with-pytrees.html",
+            line="self.level = jnp.asarray(level)",
+            fixed="self.level = level",
+            args=lambda: ([0.5, 1.5, 2.5],))
+def reservoir_jacobian(levels):
+    class Reservoir:
+        def __init__(self, level):
+            self.level = jnp.asarray(level)
+
+    jax.tree_util.register_pytree_node(Reservoir, lambda r: ((r.level,), None), lambda _, kids: Reservoir(*kids))
+    return jax.jacobian(lambda r: r)(Reservoir(levels))
+
+
+# ====================================================================== custom-rules
+@error_case(family="custom-rules", fix="use-custom-jvp-b10d", raises="TypeError",
+            source="https://docs.jax.dev/en/latest/notebooks/Custom_derivative_rules_for_Python_code.html",
+            line="return jax.jvp(ramp, (t,), (1.0,))[1]",
+            fixed="ramp = jax.custom_jvp(lambda v: jnp.tanh(v)); ramp.defjvps(lambda dv, ans, v: (1.0 - jnp.tanh(v) ** 2) * dv); return jax.jvp(ramp, (t,), (1.0,))[1]",
+            args=lambda: (0.25,))
+def ramp_rate(t):
+    ramp = jax.custom_vjp(lambda v: jnp.tanh(v))
+    ramp.defvjp(lambda v: (jnp.tanh(v), jnp.tanh(v)), lambda th, g: ((1.0 - th ** 2) * g,))
+    return jax.jvp(ramp, (t,), (1.0,))[1]
+
+
+# ====================================================================== other
+@error_case(family="other", fix="list-to-array", raises="TypeError",
+            source="https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html",
+            line="return jnp.sum(readings) / len(readings)",
+            fixed="return jnp.sum(jnp.array(readings)) / len(readings)",
+            args=lambda: ([12.5, 14.0, 9.5, 11.0],))
+def mean_rainfall(readings):
+    return jnp.sum(readings) / len(readings)
+
+
+@error_case(family="other", fix="at-set", raises="TypeError",
+            source="https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html",
+            line="board[1, :] = 0.0",
+            fixed="board = board.at[1, :].set(0.0)",
+            args=lambda: (jnp.ones((3, 4)),))
+def cleared_middle_row(board):
+    board[1, :] = 0.0
+    return board
