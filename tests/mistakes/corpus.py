@@ -221,6 +221,9 @@ CATEGORIES = {
     "prod-not-product-b10": r"jnp\.prod\(|(?i:`?\bprod\b`?[^\n]{0,25}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?product\b|\bproduct\b`?[^\n]{0,40}\b(renamed|removed|replaced)\b[^\n]{0,30}\bprod\b)",
     # added with the tenth held-out batch, part c (written from the maintainers' fixes alone)
     "vstack-b10c": r"jnp\.vstack\(|(?i:`?\bvstack\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,15}`?(jnp\.)?row_stack\b|\brow_stack\b`?[^\n]{0,40}\b(removed|alias|renamed|replaced)\b[^\n]{0,30}\bvstack\b)",
+    # added with the tenth held-out batch, part d (written from the fixes alone)
+    "init-no-conversion-b10d": r"(?i)\b(avoid|skip|drop|remove|without|no|don't|do not|never)\b[^\n]{0,40}\b(array )?(conversion|convert\w*|validation|validat\w*|checks?)\b[^\n]{0,60}\b(__init__|__new__|constructor|initiali[sz]\w*)|\b(__init__|__new__|constructor)\b[^\n]{0,60}\b(avoid|skip|without|no|don't|do not|never)\b[^\n]{0,30}\b(conver|validat|check)\w*|type\(\w+\) is object|object\.__new__",
+    "use-custom-jvp-b10d": r"jax\.custom_jvp\b|\bcustom_jvp\b|\.defjvps?\(",
 }
 
 
