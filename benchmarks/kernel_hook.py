@@ -7,7 +7,8 @@ the hook, with it (trials off) and with it (trials on: candidate fixes traced in
 Each cell runs `--repeats` times in each setting: one that succeeds (the hook returns at once), JAX
 errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), three whose fix
 is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling convention and one fallback
-(a JAX function's signature, `checks/fallback_rules.py`), and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+(a JAX function's signature, `checks/fallback_rules.py`), a habit from PyTorch (`checks/habit_rules.py`),
+a renamed name, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -32,6 +33,9 @@ CELLS = {
     # rules by kind of API mistake (`checks/api_rules.py`) and the last, guessing ones (`fallback_rules.py`)
     "jvp without tuples (calling convention)": "jax.jvp(predict, w, xs)",
     "keyword a JAX function lacks (fallback)": "jnp.sum(xs, axes=0)",
+    # habits from other libraries (`checks/habit_rules.py`), and a name JAX renamed (tried by kind)
+    "PyTorch's `dim=` (habit rule, no trial)": "jax.nn.softmax(xs, dim=-1)",
+    "a name JAX renamed (tried by kind)": "jnp.row_stack([w, w])",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"

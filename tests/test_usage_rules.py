@@ -231,6 +231,8 @@ CASES = {
                      lambda: jnp.einsum("bi,ji->bj", jnp.ones((2, 5)), jnp.ones((3, 5)))),
     "split-equal": (lambda: jnp.split(jnp.ones(5), 2), ["jnp.array_split"], lambda: jnp.array_split(jnp.ones(5), 2)),
     "set-shape": (_set_wrong_shape, ["float32[3]", "float32[2]"], _set_right_shape),
+    "key-compared": (lambda: jax.random.key(3) == jnp.zeros(2, jnp.uint32), ["jax.random.key_data(key) == raw"],
+                     lambda: jax.random.key(3) + 1),
 }
 
 

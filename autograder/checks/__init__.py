@@ -24,6 +24,8 @@
                  constructor or a leaf JAX's machinery handed the student's code),
                  `misuse_rules` (NumPy's names and forms,
                  values a transform cannot trace, loops and callbacks under transformations),
+                 `habit_rules` (habits from NumPy and PyTorch, each told by one message: in-place
+                 functions, 64-bit integers, a sampler's scale, `dim=`, a device list as a mesh),
                  `transform_rules` (first: what a jit or generic rule would misread, a value vmap mapped, a custom rule's tuples, a pytree's unflatten), `operand_rules` (lists and functions where arrays belong, arguments that do not fit
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
                  fwd rules, vmapped keywords, static `lax.cond` predicates) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads

@@ -56,6 +56,11 @@ REMOVED = {
     "optimizers": ("`jax.experimental.optimizers` moved", "import it as `from jax.example_libraries import optimizers` "
                    "(or use `optax`)"),
     "stax": ("`jax.experimental.stax` moved", "import it as `from jax.example_libraries import stax` (or use `flax`)"),
+    "partial": ("`jax.partial` was removed", "use `functools.partial` from Python's standard library"),
+    "random": ("JAX's random numbers are not in `jax.numpy` but in `jax.random`, and every draw takes an "
+               "explicit key (there is no global seed)",
+               "make a key once, `key = jax.random.key(0)`, and draw with it, `jax.random.uniform(key, shape)`; "
+               "split it for more draws (`key, sub = jax.random.split(key)`)"),
     "loops": ("`jax.experimental.loops` was removed", "write the loop with `lax.fori_loop`, `lax.scan` or `lax.while_loop`"),
 }
 # attributes of an array that JAX removed: name -> the replacement
@@ -223,8 +228,8 @@ DATA_SIZE = "; or, if it is data (an array, a key), work at a fixed maximum size
 def _constant_size(f: Facts) -> bool:
     """A size traced under jit that JAX ties to no argument: made with `jnp` from constants (under jit
     every `jnp` result is traced), so the student's argument is not the cause."""
-    return (f.is_("ConcretizationTypeError") and f.says(r"arange|[Ss]hape|size") and f.says(r"for jit\b")
-            and not f.says(r"depends on the value of the argument"))
+    return (f.is_("ConcretizationTypeError") and not f.is_("TracerBoolConversionError")   # a truth, not a size
+            and f.says(r"arange|[Ss]hape|size") and f.says(r"for jit\b") and not f.desc.get("traced_args"))
 
 
 def _ragged(f: Facts) -> bool:

@@ -35,7 +35,8 @@ def is_student_frame(filename: str) -> bool:
 
 _TRACING_AT = re.compile(r"The error occurred while tracing the function \S+ at \S+ for \w+\.\s*")
 _ORIGIN_LINE = re.compile(r"from line (\S+?):(\d+)(?::\d+)? \(([^)]*)\)")
-_DEPENDS_ON = re.compile(r"depends on the value of the arguments? (.+?)\.(?:\s|$)")
+# "the value of the argument x", "the values of the arguments t and h"
+_DEPENDS_ON = re.compile(r"depends on the values? of the arguments? (.+?)\.(?:\s|$)")
 
 
 def _jax_evidence(message: str) -> str:
@@ -228,7 +229,7 @@ def _expression_facts(expr, frame) -> dict:
             calls.append(name)
             if name == "int" and node.args and isinstance(node.args[0], ast.Name):
                 facts.setdefault("int_of_names", []).append(node.args[0].id)   # `int(k)`: an index
-            if name in ("int", "float", "bool", "round", "complex") and node.args:
+            if name in ("int", "float", "round", "complex") and node.args:   # (`bool()` is never a size)
                 inner = [_dotted(c.func) for c in ast.walk(node.args[0]) if isinstance(c, ast.Call)]
                 if any(n.startswith(_ARRAY_MODULES) for n in inner):
                     facts["int_around_array_call"] = True
@@ -287,6 +288,10 @@ def _read_statement(filename: str, lineno: int, frame=None) -> dict:
         return {}
     expr, kind = _header(stmt)
     facts = {"kind": kind, "line": lineno}
+    shared = next((n for n in ast.walk(tree) if isinstance(n, (ast.If, ast.While)) and n.test.lineno == lineno
+                   and stmt in n.body), None)
+    if shared is not None:        # `while t: body` on one line: the error may be the test's
+        facts["header"] = _header(shared)[1]
     if expr is not None:
         facts.update(_expression_facts(expr, frame))
         on_line = next((n for n in ast.walk(expr) if isinstance(n, (ast.Call, ast.BinOp, ast.Lambda))

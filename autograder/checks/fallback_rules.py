@@ -146,10 +146,19 @@ def _renamed_keyword(f: Facts, written: str, keyword: str, name: str) -> str:
     return re.sub(rf"\b{keyword}\s*=", f"{name}=", call) if call and len(call) <= 120 else ""
 
 
+# keywords other array libraries use for what JAX (after NumPy) names otherwise: PyTorch's `dim`, `keepdim`,
+# NumPy's random `size`
+OTHER_LIBRARIES = {"dim": "axis", "dims": "axes", "keepdim": "keepdims", "size": "shape"}
+
+
 def _signature_fix(f: Facts) -> str:
     written, fn = _jax_function(f)
     keyword = f.group(_SIGNATURE, 3)
     params = _params(fn)
+    if keyword and OTHER_LIBRARIES.get(keyword) in params:
+        name = OTHER_LIBRARIES[keyword]
+        call = _renamed_keyword(f, written, keyword, name)
+        return f"`{written}` calls it `{name}=` (as NumPy does): " + (f"`{call}`" if call else f"`{name}=`")
     if keyword:
         close = difflib.get_close_matches(keyword, params, n=1, cutoff=0.5)
         if close:

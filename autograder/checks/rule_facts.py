@@ -54,6 +54,10 @@ class Facts:
 
     @property
     def kind(self) -> str:
+        """The failing statement's kind; for a truth asked of a tracer, the `if`/`while` whose test
+        shares the line with its body (`while t: x = f(x)`)."""
+        if "TracerBoolConversionError" in self.types and self.stmt.get("header"):
+            return self.stmt["header"]
         return self.stmt.get("kind", "")
 
     @property

@@ -17,6 +17,7 @@ from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division 
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
+from .habit_rules import HABIT_RULES
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .transform_rules import TRANSFORM_RULES
@@ -159,6 +160,7 @@ RULES: list[Rule] = [
     *WIRING_RULES,
     *MISUSE_RULES,         # `self` of a jitted method before unregistered classes
     *USAGE_RULES,
+    *HABIT_RULES,          # habits from NumPy and PyTorch (a boolean mask too), each told by one message
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError")
          and (f.says(r"nondiff_argnums") or bool(f.stmt.get("nondiff_rules"))),
          lambda f: (lambda r: f"a traced value (an array argument) was declared in `nondiff_argnums` of a custom "
@@ -219,9 +221,6 @@ RULES: list[Rule] = [
          lambda f: ("branch with `jnp.where(pred, a, b)` (elementwise) or `lax.cond(pred, true_fn, false_fn, x)`"
                     if f.kind == "if" else   # the construct is not known: a menu, offered as a guess
                     guess("branch with `jnp.where` (elementwise) or `lax.cond` / `lax.switch`; loop with `lax.while_loop`"))),
-    Rule("boolean-mask", lambda f: f.is_("NonConcreteBooleanIndexError"),
-         "boolean-mask indexing (`x[mask]` or `x.at[mask]`): the result's shape depends on the values",
-         "keep the shape static: `jnp.where(mask, new, x)` instead of indexing with the mask"),
     # ---- a traced value used as a Python int: indexes and branch numbers
     Rule("container-index", lambda f: f.is_("TracerIntegerConversionError", "TracerArrayConversionError", "TypeError",
                                             "ConcretizationTypeError")

@@ -85,7 +85,9 @@ TRANSFORM_RULES: list[Rule] = [
          lambda f: (f"`jax.vmap` maps array values: inside the mapped function {_mapped_name(f)} is one element "
                     f"of a batch, and it is used where a concrete value is needed (a shape, an `argnums`, a "
                     f"Python `int`); nothing is jitted here, so `static_argnums` would not help"),
-         lambda f: guess("loop over these values in Python instead of mapping them "
+         lambda f: guess("if the value is the same for every example (an axis, a count, a mode), do not map "
+                         "it: close over it as a Python value (`jax.vmap(lambda x: fn(x, value))(xs)`); if it "
+                         "differs, loop over these values in Python instead of mapping them "
                          "(`jnp.stack([fn(v) for v in values])`), or, where they set a shape, pad every "
                          "element to the largest shape and mask the padding")),
     Rule("custom-rule-tuple", lambda f: _called_by(f, "custom_derivatives")

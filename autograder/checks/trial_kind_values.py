@@ -93,7 +93,7 @@ RENAMED = {"shuffle": "permutation", "tree_map": "tree.map", "tree_multimap": "t
            "tree_leaves": "tree.leaves", "tree_flatten": "tree.flatten", "tree_unflatten": "tree.unflatten",
            "tree_structure": "tree.structure", "tree_transpose": "tree.transpose", "product": "prod",
            "cumproduct": "cumprod", "alltrue": "all", "sometrue": "any", "round_": "round", "in1d": "isin",
-           "trapz": "trapezoid", "PRNGKey": "key"}
+           "trapz": "trapezoid", "PRNGKey": "key", "row_stack": "vstack", "normalize": "standardize"}
 
 
 # JAX's modules where a name the student's module lacks may have moved (`jax.lax.logsumexp` is `jax.nn`'s)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from .habit_rules import carry_structure_fix
 from .rule_facts import Facts, Rule
 from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
 from .usage_texts import (  # the builders the rules name
@@ -40,6 +41,19 @@ def _key_from_int_fix(f: Facts) -> str:
                 f"`{m.group(1)}` alone is taken as the key")
     return ("make a key from the seed once, `key = jax.random.key(0)` (or `jax.random.PRNGKey(0)`), and pass "
             "the key; split it for more draws")
+
+
+def _key_batch_fix(f: Facts) -> str:
+    """`jax.random.split(key, 1)` written on the line is one key in an array: take it out. Any other batch
+    of keys (of one key too: a count that happened to be 1) is drawn from per key with vmap."""
+    sampler = _m(f, "sampler", default="normal")
+    split = re.search(r"\b((?:jax\.)?random\.split)\(\s*(\w+)\s*,\s*1\s*\)", f.code)
+    if split and re.search(r"shape \(1,\)", f.text):
+        return (f"pass one key: `{split.group(1)}({split.group(2)}, 1)` makes an array of one key: take it, "
+                f"`{split.group(1)}({split.group(2)}, 1)[0]`, or split in two and keep one, "
+                f"`{split.group(1)}({split.group(2)})[1]`")
+    return (f"draw per key with `jax.vmap(lambda k: jax.random.{sampler}(k, shape))(keys)`, or draw everything "
+            f"from one key with a leading batch dimension in `shape`")
 
 
 def _associative_scan(f: Facts) -> str:
@@ -124,8 +138,11 @@ USAGE_RULES: list[Rule] = [
     Rule("vmap-python-if", lambda f: f.is_("TracerBoolConversionError") and f.says(r"BatchTracer"),
          "a Python `if` (or `and`/`or`/`while`) on a value that `jax.vmap` maps: each example has its own value, "
          "so Python cannot pick one branch for the whole batch",
-         "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or `lax.cond`, "
-         "which vmap turns into the same per-example choice"),
+         lambda f: ("loop with `lax.while_loop(cond_fun, body_fun, init)`: under `jax.vmap` its condition is "
+                    "checked per example, and the loop runs until it is false for every example (the finished ones "
+                    "keep their values)" if f.kind == "while" else
+                    "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or "
+                    "`lax.cond`, which vmap turns into the same per-example choice")),
     Rule("vmap-axis-name", lambda f: f.says(r"^Found an unbound axis name"),
          lambda f: f"a collective (`lax.psum`, `lax.pmean`, ...) names the axis `{_m(f, 'axis_name')}`, but no `jax.vmap` around it has that name",
          lambda f: f"name the mapped axis where you map it: `jax.vmap(f, axis_name={_m(f, 'axis_name')!r})`"),
@@ -170,9 +187,7 @@ USAGE_RULES: list[Rule] = [
     Rule("loop-carry-type", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have equal types"),
          _carry_cause, _carry_tried),
     Rule("loop-carry-structure", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have the same pytree structure"),
-         _carry_structure_cause,
-         "return the carry with the containers it came in with (the same tuple length, dict keys); put "
-         "per-step outputs in scan's `y`, not in the carry"),
+         _carry_structure_cause, carry_structure_fix),
     Rule("scan-pair", lambda f: f.says(r"^scan body output must be a pair"),
          "a `lax.scan` body must return two things: the new carry and this step's output",
          "return `(carry, y)` from the body (`return carry, None` when there is nothing to stack)"),
@@ -237,8 +252,9 @@ USAGE_RULES: list[Rule] = [
          lambda f: (f"`jax.random.{_m(f, 'seed_maker', default='key')}` makes one key from one integer seed; it got an "
                     f"array of seeds of shape {_m(f, 'seed_shape')}"),
          lambda f: (guess("a uint32 array of shape (2,) is what `jax.random.PRNGKey` returns: if it is already a "
-                          "key, use it as it is (split it for more draws), do not make a key from it; if it "
-                          "holds two seeds, one key per seed: `jax.vmap(jax.random.key)(seeds)`")
+                          "key, use it as it is (split it for more draws), or make the key from the integer seed "
+                          "it came from, `jax.random.PRNGKey(seed)`; if it holds two seeds, one key per seed: "
+                          "`jax.vmap(jax.random.key)(seeds)`")
                     if _m(f, 'seed_shape') == "(2,)" else
                     f"one key per seed: `jax.vmap(jax.random.{_m(f, 'seed_maker', default='key')})(seeds)`; or one key, "
                     f"split: `jax.random.split(jax.random.key(seed), n)`")),
@@ -257,14 +273,17 @@ USAGE_RULES: list[Rule] = [
          "typed keys (`jax.random.key`) and raw keys (`jax.random.PRNGKey`, uint32 arrays) were combined in one array",
          "use one kind of key everywhere (`jax.random.key`), or convert: `jax.random.wrap_key_data(raw)` makes "
          "a typed key, `jax.random.key_data(key)` the raw one"),
+    Rule("key-compared", lambda f: f.says(r"^(equal|ne|not_equal|eq|lt|le|gt|ge) does not accept dtypes? key<"),
+         "a typed PRNG key (`jax.random.key`) compared with numbers: a key is not its raw uint32 data",
+         "compare the key's raw data, `jax.random.key_data(key) == raw` (or make the other side a key too, "
+         "`jax.random.wrap_key_data(raw)`, and compare their data)"),
     Rule("key-arithmetic", lambda f: f.says(r"does not accept dtypes? key<"),
          "arithmetic on a PRNG key (`key + 1`): keys are not numbers",
          "derive new keys with `jax.random.fold_in(key, i)` or `jax.random.split(key)`"),
     Rule("key-batch", lambda f: f.says(r"accepts a single key, but was given a key array of shape"),
          lambda f: (f"`jax.random.{_m(f, 'sampler', default='normal')}` takes one key; it got "
                     f"a batch of keys of shape {_m(f, 'of_shape')}"),
-         lambda f: (f"draw per key with `jax.vmap(lambda k: jax.random.{_m(f, 'sampler', default='normal')}"
-                    f"(k, shape))(keys)`, or draw everything from one key with a leading batch dimension in `shape`")),
+         _key_batch_fix),
     Rule("sampler-dtype", lambda f: f.says(r"^dtype argument to `\w+` must be a float"),
          lambda f: f"`jax.random.{_m(f, 'sampler_dtype', default='normal')}` draws real numbers; an integer dtype cannot hold them",
          lambda f: (f"sample floats, then cast: `jax.random.{_m(f, 'sampler_dtype', default='normal')}(key, shape).astype(jnp.int32)`; "

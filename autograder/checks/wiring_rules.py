@@ -94,6 +94,13 @@ def _fwd_fix(f: Facts) -> str:
     if f.says("instead of a pair"):
         return ("return exactly `(output, residuals)`: pack everything the backward rule needs into one tuple of "
                 "residuals (`return out, (a, b)`), and unpack it there (`a, b = res`)")
+    m = re.search(r"first element had container/pytree structure:\s*(\S)[^\n]*\n.*?had output container/pytree "
+                  r"structure:\s*(\S)", f.text, re.S)
+    kinds = {"(": "a tuple", "[": "a list", "{": "a dict"}
+    if m and m.group(1) != m.group(2) and m.group(1) in kinds and m.group(2) in kinds:
+        return (f"the function returns {kinds[m.group(2)]} and the forward rule's output is {kinds[m.group(1)]}: "
+                f"return the same container, {kinds[m.group(2)]}, not {kinds[m.group(1)]}, as the first of "
+                f"`(output, residuals)`")
     return ("return `(output, residuals)` with `output` exactly what the function returns (same containers), and "
             "anything else among the residuals")
 

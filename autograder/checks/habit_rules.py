@@ -1,0 +1,167 @@
+"""Rules for habits other tools taught, each read from the message JAX words for it (issue 38: a
+property of the mistake, not one case's wording):
+
+- NumPy's in-place functions (`fill_diagonal`, `put`), its 64-bit integers and its strings;
+- a sampler's scale given where JAX's samplers take `shape` (NumPy's `gamma(shape, scale, size)`);
+- NumPy's boolean selection under a trace (`x[m]`: by how the line uses the mask), a `where=` mask of
+  numbers, the same new axis twice;
+- `None` as a placeholder in a loop's carry where the body returns an array;
+- PyTorch's habits: a device list as the mesh itself; `argnums` where JAX's forward mode takes none;
+- what a transformation can return or map: a jitted function returning a function, `pmap` mapping a scalar;
+- a `symbolic_zeros` forward rule's wrapped inputs used as arrays.
+
+Part of the one rule table of `rules.py` (`HABIT_RULES`). A fix that depends on what the student meant
+(carry a value or output it) is offered as a guess (`trial_texts.GUESS`).
+"""
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+
+from .rule_facts import Facts, Rule
+from .trial_texts import guess
+
+_REDUCTIONS = r"(?:jnp|np)\.(?:sum|mean|max|min|prod|std|var|any|all|average|nansum|nanmean|nanmax|nanmin)"
+
+
+def mask_fix(f: Facts) -> str:
+    """A boolean mask's fix by how the line uses it: computed from no traced value (its operands are
+    concrete where the line runs: closed over), it can be computed before the trace, where its size is
+    known; read by a reduction (`jnp.mean(x[m])`), the reduction's own `where=`; else `jnp.where`."""
+    code = f.source or f.code
+    tracers = set(f.stmt.get("tracers", []))
+    for s in f.stmt.get("subscripts", []):
+        names = set(re.findall(r"\b[A-Za-z_]\w*\b", s["index"])) | {s["name"]}
+        # names, numbers and operators only: no attribute or call whose value the facts do not know
+        plain = re.fullmatch(r"[\w\s<>=!&|~+\-*/%]*", re.sub(r"\d+\.\d*", "0", s["index"]))
+        if s["container"] in ("jax", "ndarray") and not s["slice"] and plain and not names & tracers:
+            return (f"compute `{s['name']}[{s['index']}]` once before the traced code (outside the loop or jitted "
+                    f"function that traces this line): it uses no traced value, so its size is known there")
+    m = re.search(r"(%s)\(\s*(\w+)\[([^\[\]]+)\]\s*\)" % _REDUCTIONS, code)
+    if m:
+        return (f"keep the shape static: `{m.group(1)}({m.group(2)}, where={m.group(3)})` reduces over the entries "
+                f"the mask keeps, without selecting them")
+    return "keep the shape static: `jnp.where(mask, new, x)` instead of indexing with the mask"
+
+
+def carry_structure_fix(f: Facts) -> str:
+    """`None` in the initial carry where the body returns an array: either the body is meant to carry
+    that value (then it starts as an array) or it is a per-step output (then it leaves the carry); only
+    the student knows which, so both are offered."""
+    if re.search(r"input carry (?:component )?\S+ is a <class 'NoneType'> but the corresponding component of the "
+                 r"carry output is a <class '[\w.]*(ShapedArray|ArrayImpl)'>", f.text):
+        return guess("if the body is meant to carry this value from step to step, start it as an array in the "
+                     "initial carry (`jnp.zeros(())`, or `jnp.zeros(shape, dtype)` of what the body returns there) "
+                     "instead of `None`; if it is this step's output only, return the carry with the containers it "
+                     "came in with (`None` there) and put the value in scan's `y`")
+    return ("return the carry with the containers it came in with (the same tuple length, dict keys); put "
+            "per-step outputs in scan's `y`, not in the carry")
+
+
+def _sampler_call(f: Facts) -> tuple[str, str, str]:
+    """(sampler, the argument written at its `shape` position, the call) of a `jax.random` sampler on the
+    line called with a positional argument where `shape` goes, or ('', '', '')."""
+    import jax
+    for node in ast.walk(_parsed(f.code)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and re.search(r"\brandom$", ast.unparse(node.func.value))):
+            continue
+        fn = getattr(jax.random, node.func.attr, None)
+        try:
+            params = list(inspect.signature(fn).parameters)
+        except (TypeError, ValueError):
+            continue
+        at = params.index("shape") if "shape" in params else -1
+        if 0 < at < len(node.args) and not isinstance(node.args[at], (ast.Tuple, ast.List)):
+            kept = ast.unparse(ast.Call(node.func, node.args[:at], node.keywords))
+            return node.func.attr, ast.unparse(node.args[at]), kept
+    return "", "", ""
+
+
+def _parsed(code: str):
+    try:
+        return ast.parse(code.strip())
+    except SyntaxError:
+        return ast.parse("")
+
+
+def _call_name(f: Facts, default: str) -> str:
+    m = re.search(r"\b((?:jnp|np|jax\.numpy)\.\w+)\(", f.code)
+    return m.group(1) if m else default
+
+
+def _repeated_axes(f: Facts) -> str:
+    axes = re.findall(r"-?\d+", f.group(r"repeated axis in lax\.expand_dims: \(([^)]*)\)"))
+    return "(" + ", ".join(str(i) for i in range(len(axes))) + ")" if axes else "(0, 1)"
+
+
+def _argnums_number_fix(f: Facts) -> str:
+    m = re.search(r"argnums=([(\[]\s*(\d+)\s*,?\s*[)\]])", f.code)
+    if not m:
+        return "call it with `argnums=` set to a number for the gradient itself, or take it out of the tuple, `[0]`"
+    return (f"call it with `argnums=` set to the number, `argnums={m.group(2)}`, for the gradient itself, or take "
+            f"it out of the tuple, `[0]`")
+
+
+HABIT_RULES: list[Rule] = [
+    Rule("boolean-mask", lambda f: f.is_("NonConcreteBooleanIndexError"),
+         "boolean-mask indexing (`x[mask]` or `x.at[mask]`): the result's shape depends on the values", mask_fix),
+    Rule("numpy-inplace", lambda f: f.says(r"JAX arrays are immutable, must use inplace=False"),
+         lambda f: f"`{_call_name(f, 'this function')}` writes into its array in NumPy; JAX arrays are immutable",
+         lambda f: (f"pass `inplace=False` and keep the array it returns: `x = {_call_name(f, 'jnp.fill_diagonal')}"
+                    f"(x, ..., inplace=False)`; any other write is `x = x.at[i].set(v)`")),
+    Rule("int32-overflow", lambda f: f.says(r"Python integer -?\d+ out of bounds for (u?int32)"),
+         "JAX makes 32-bit integers (and floats) unless its 64-bit mode is on, and this number needs 64 bits",
+         "turn 64-bit mode on at startup, before any array is made: `jax.config.update('jax_enable_x64', True)` "
+         "(or `with jax.enable_x64():` around the code); or keep such numbers outside JAX (Python ints)"),
+    Rule("string-values", lambda f: f.says(r"with dtype <U\d+ is not a valid JAX array type"),
+         "JAX arrays hold numbers, and these values are strings",
+         "parse them to numbers first, `np.array(values, dtype=float)` (or `[float(s) for s in values]`), "
+         "then make the JAX array"),
+    Rule("where-dtype", lambda f: f.says(r"where must be None or a boolean array; got where\.dtype="),
+         lambda f: "`where=` takes a boolean mask; it got " + f.group(r"got where\.dtype=dtype\('?(\w+)", default="numbers"),
+         lambda f: (lambda m: f"make it boolean: `where={m}.astype(jnp.bool_)` (or a comparison, `{m} > 0`)")(
+             (re.search(r"where=(\w+)", f.code) or re.match("(mask)", "mask")).group(1))),
+    Rule("sampler-scale", lambda f: f.is_("TypeError") and bool(_sampler_call(f)[0])
+         and f.says(r"object is not iterable|Shapes must be|shape"),
+         lambda f: (f"`jax.random.{_sampler_call(f)[0]}` takes `shape` where `{_sampler_call(f)[1]}` was given: "
+                    f"JAX's samplers draw the standard distribution and take no scale"),
+         lambda f: guess(f"if `{_sampler_call(f)[1]}` is a scale, multiply the standard sample: "
+                         f"`{_sampler_call(f)[2]} * {_sampler_call(f)[1]}` (a rate divides, a mean for `wald` "
+                         f"scales the same way); give the shape by keyword, `shape=`")),
+    Rule("mesh-devices", lambda f: f.says(r"^Mesh requires the ndim of its first argument"),
+         lambda f: ("`Mesh` takes an array of devices with one axis per axis name; it got "
+                    + f.group(r"(devices\.ndim == \d+ and len\(axis_names\) == \d+)", default="another number")),
+         "give the devices that shape: `np.array(jax.devices()).reshape(n_a, n_b)`, or build the mesh with "
+         "`jax.make_mesh((n_a, n_b), names)`, one size per name"),
+    Rule("repeated-new-axis", lambda f: f.says(r"^repeated axis in lax\.expand_dims"),
+         "each new axis is a position in the result, and the same position was given twice",
+         lambda f: f"give each new axis its own position: `jnp.expand_dims(x, {_repeated_axes(f)})`"),
+    Rule("symbolic-zeros-primal", lambda f: f.says(r"'CustomVJPPrimal'"),
+         "with `symbolic_zeros=True`, the forward rule gets each input wrapped in a `CustomVJPPrimal`, not the array",
+         "read the array as `x.value` (and `x.perturbed` says whether it is differentiated)"),
+    Rule("grad-argnums-tuple", lambda f: f.is_("TypeError") and f.says(r"sequence|tuple|list")
+         and bool(re.search(r"\b(grad|value_and_grad)\([^\n]*argnums=[(\[]", f.code)),
+         "`argnums` given as a tuple (or list) makes `jax.grad` return a tuple of gradients, one per position, even "
+         "for one position; the line uses it as one array",
+         _argnums_number_fix),
+    Rule("forward-mode-argnums", lambda f: f.says(r"^(jvp|linearize|vjp)\(\) got an unexpected keyword argument 'argnums'"),
+         lambda f: ("`jax." + f.group(r"^(\w+)") + "` has no `argnums`: it differentiates with respect to every "
+                    "primal it is given"),
+         "close over the arguments that stay fixed and give it only the one you differentiate: "
+         "`jax.jvp(lambda x: f(x, *rest), (x,), (t,))` (or `functools.partial`)"),
+    Rule("jit-returns-object", lambda f: f.says(r"traced for jit returned a value of type <class '[\w.]+'> at output "
+                                                r"component \[?\d*\]?, which is not a valid JAX type"),
+         lambda f: ("a jitted function can return only arrays (and containers of them); its output "
+                    + f.group(r"at output component (\S+),", default="") + " is a `"
+                    + f.group(r"returned a value of type <class .([\w.]+).>").rsplit(".", 1)[-1] + "`"),
+         "return only arrays from the jitted function: call a function that returns a function or another "
+         "object (as `ravel_pytree` returns its unravel function) outside `jax.jit`, and jit the array part"),
+    Rule("pmap-scalar", lambda f: f.says(r"_internal_pmap_axis_name") and f.says(r"rank at least 1, but was applied to "
+                                                                                 r"a value of rank 0"),
+         lambda f: ("`jax.pmap` maps every argument along axis 0 unless `in_axes` says otherwise, and argument "
+                    + f.group(r"key path (\S+)", default="") + " is a scalar"),
+         "pass it unmapped, `jax.pmap(f, in_axes=(0, None))`, or close over it "
+         "(`jax.pmap(lambda s: f(s, value))(shards)`)"),
+]

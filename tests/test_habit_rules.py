@@ -1,0 +1,257 @@
+"""Rules for habits other tools taught (`checks/habit_rules.py`) and the precision revision after the
+tenth held-out batch's first run (a `while` told `lax.while_loop`, a mask by how it is used, a key
+compared, one key in an array, `None` in a carry, a container that differs, a keyword from another
+library, a name JAX renamed, JAX's "values of the arguments").
+
+Each rule has a mistake written here (none of them a corpus case) where it must fire and tell the fix,
+and a near miss where it must not fire, or must say something else."""
+from __future__ import annotations
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+from jax.flatten_util import ravel_pytree
+
+from autograder.checks.trial_texts import GUESS
+from support.explain import explanation_of as _block, fix_line as _fix, rule_of as _rule
+
+
+# ---------------------------------------------------------------- NumPy's habits
+def test_an_inplace_numpy_function_is_told_inplace_false():
+    grid = jnp.ones((3, 3))
+    fix = _fix(_block(lambda: jnp.fill_diagonal(grid, 0.0)))
+    assert "jnp.fill_diagonal(x, ..., inplace=False)" in fix and ".at[i].set(v)" in fix
+
+
+def test_another_not_implemented_error_is_not_told_inplace():
+    def later():
+        raise NotImplementedError("write me")
+    assert _rule(later) != "numpy-inplace"
+
+
+def test_an_integer_past_int32_is_told_64_bit_mode():
+    assert "jax_enable_x64" in _fix(_block(lambda: jnp.array([3, 2 ** 40])))
+
+
+def test_another_overflow_is_not_told_64_bit_mode():
+    import math
+    assert _rule(lambda: math.exp(1000.0)) != "int32-overflow"
+
+
+def test_strings_are_told_to_be_parsed_first():
+    assert "np.array(values, dtype=float)" in _fix(_block(lambda: jnp.array(["1.5", "2.0"])))
+
+
+def test_a_where_mask_of_numbers_is_told_a_boolean_cast():
+    losses, valid = jnp.arange(3.0), jnp.array([1, 0, 1])
+    assert "where=valid.astype(jnp.bool_)" in _fix(_block(lambda: jnp.sum(losses, where=valid)))
+
+
+def test_a_sampler_given_a_scale_where_its_shape_goes_is_told_to_multiply():
+    key = jax.random.key(0)
+    fix = _fix(_block(lambda: jax.random.gamma(key, 2.0, 3.0)))
+    assert fix.startswith(GUESS) and "`jax.random.gamma(key, 2.0) * 3.0`" in fix
+
+
+def test_a_sampler_given_its_shape_is_fine_and_another_type_error_is_not_a_scale():
+    key = jax.random.key(0)
+    assert jax.random.gamma(key, 2.0, (3,)).shape == (3,)
+    assert _rule(lambda: jax.random.gamma(key, 2.0) + "x") != "sampler-scale"
+
+
+def test_the_same_new_axis_twice_is_told_distinct_positions():
+    assert "jnp.expand_dims(x, (0, 1, 2))" in _fix(_block(lambda: jnp.expand_dims(jnp.ones(2), (0, 0, 0))))
+
+
+def test_a_mask_read_by_a_reduction_is_told_its_where():
+    def positive_mean(x):
+        return jnp.mean(x[x > 0])
+    assert "`jnp.mean(x, where=x > 0)`" in _fix(_block(lambda: jax.jit(positive_mean)(jnp.arange(-2.0, 3.0))))
+
+
+def test_a_mask_from_constants_only_is_told_to_be_computed_before_the_trace():
+    weights = jnp.array([0.5, -1.0, 2.0])
+
+    def drift(m):
+        return lax.scan(lambda c, _: (c + jnp.mean(weights[weights > 0]), None), m, None, length=3)[0]
+    fix = _fix(_block(lambda: drift(jnp.zeros(()))))
+    assert "compute `weights[weights > 0]` once before the traced code" in fix
+
+
+def test_a_mask_written_into_is_told_jnp_where():
+    def clipped(x):
+        return x.at[x > 1].set(1.0)
+    assert "jnp.where(mask, new, x)" in _fix(_block(lambda: jax.jit(clipped)(jnp.arange(3.0))))
+
+
+# ---------------------------------------------------------------- loops and branches
+def test_a_python_while_under_vmap_is_told_while_loop_not_where():
+    def shrink(z):
+        while jnp.any(jnp.abs(z) > 1.0): z = z / 2  # noqa: E701  (the one-line form the rule must read)
+        return z
+    fix = _fix(_block(lambda: jax.vmap(shrink)(jnp.array([[3.0], [0.5]]))))
+    assert "lax.while_loop" in fix and "jnp.where" not in fix
+
+
+def test_a_one_line_python_while_under_jit_is_told_while_loop():
+    def halve(z):
+        while z > 1.0: z = z / 2  # noqa: E701
+        return z
+    fix = _fix(_block(lambda: jax.jit(halve)(3.0)))
+    assert fix.startswith("loop with `lax.while_loop") and not fix.startswith(GUESS)
+
+
+def test_a_python_if_under_vmap_is_still_told_where():
+    def sign(z):
+        if z > 0:
+            return z
+        return -z
+    assert "jnp.where" in _fix(_block(lambda: jax.vmap(sign)(jnp.array([1.0, -1.0]))))
+
+
+def test_none_in_an_initial_carry_is_offered_an_array_start_or_the_output():
+    def step(carry, _):
+        w, (total, last) = carry
+        return (w, (total + w, w * 2)), None
+    fix = _fix(_block(lambda: lax.scan(step, (jnp.ones(()), (0.0, None)), None, length=2)))
+    assert fix.startswith(GUESS) and "jnp.zeros(())" in fix and "in scan's `y`" in fix
+
+
+def test_a_carry_of_another_length_keeps_the_containers_fix():
+    fix = _fix(_block(lambda: lax.scan(lambda c, _: ((c[0], c[1], c[0]), None), (0.0, 1.0), None, length=2)))
+    assert fix.startswith("return the carry with the containers it came in with")
+
+
+# ---------------------------------------------------------------- keys
+def test_a_key_compared_with_raw_data_is_told_key_data():
+    key = jax.random.key(3)
+    block = _block(lambda: key == jnp.zeros(2, jnp.uint32))
+    assert "compared with numbers" in block and "jax.random.key_data(key) == raw" in _fix(block)
+
+
+def test_key_arithmetic_is_still_told_fold_in():
+    key = jax.random.key(3)
+    assert "fold_in" in _fix(_block(lambda: key + 1))
+
+
+def test_a_batch_of_one_key_is_told_to_take_it():
+    key = jax.random.key(3)
+    fix = _fix(_block(lambda: jax.random.normal(jax.random.split(key, 1), (2,))))
+    assert "`jax.random.split(key, 1)[0]`" in fix and "vmap" not in fix
+
+
+def test_a_batch_of_several_keys_is_still_told_vmap():
+    keys = jax.random.split(jax.random.key(3), 3)
+    assert "jax.vmap" in _fix(_block(lambda: jax.random.normal(keys, (2,))))
+
+
+def test_a_batch_that_holds_one_key_by_its_count_is_still_told_vmap():
+    count = 1      # a batch size that happens to be 1: the code means a batch
+    keys = jax.random.split(jax.random.key(3), count)
+    assert "jax.vmap" in _fix(_block(lambda: jax.random.normal(keys, (2,))))
+
+
+def test_raw_key_data_given_to_prngkey_is_offered_the_seed_as_well():
+    raw = jax.random.PRNGKey(1)
+    assert "jax.random.PRNGKey(seed)" in _fix(_block(lambda: jax.random.PRNGKey(raw)))
+
+
+# ---------------------------------------------------------------- autodiff and custom rules
+def _loss(w, b):
+    return jnp.sum((w * jnp.arange(3.0) + b) ** 2)
+
+
+def test_grad_with_a_tuple_of_argnums_used_as_an_array_is_told_a_number():
+    w, b = 0.5, 0.1
+    fix = _fix(_block(lambda: w - 0.1 * jax.grad(_loss, argnums=(0,))(w, b)))
+    assert "`argnums=0`" in fix and "`[0]`" in fix
+
+
+def test_a_sequence_error_without_grad_on_the_line_is_not_an_argnums_tuple():
+    pair = (1.0, 2.0)
+    assert _rule(lambda: 0.5 * pair) != "grad-argnums-tuple"
+
+
+def test_argnums_given_to_jvp_is_told_to_close_over():
+    block = _block(lambda: jax.jvp(_loss, (0.5, 0.1), (1.0, 0.0), argnums=0))
+    assert "has no `argnums`" in block and "close over" in _fix(block)
+
+
+def test_a_symbolic_zeros_forward_rule_using_its_inputs_is_told_value():
+    @jax.custom_vjp
+    def soft_abs(v):
+        return jnp.sqrt(v ** 2 + 1e-3)
+    soft_abs.defvjp(lambda v: (jnp.sqrt(v ** 2 + 1e-3), v), lambda v, g: (v * g,), symbolic_zeros=True)
+    assert "`x.value`" in _fix(_block(lambda: jax.grad(soft_abs)(2.0)))
+
+
+def test_a_forward_rule_returning_another_container_is_told_which():
+    @jax.custom_vjp
+    def pair(x):
+        return [x * 2, x + 1]
+    pair.defvjp(lambda x: ((x * 2, x + 1), None), lambda _, g: (g[0] * 2 + g[1],))
+    fix = _fix(_block(lambda: jax.grad(lambda x: jnp.sum(jax.checkpoint(pair)(x)[0]))(1.0)))
+    assert "a list, not a tuple" in fix
+
+
+# ---------------------------------------------------------------- transformations' outputs and mapping
+def test_jit_returning_a_function_is_told_to_return_only_arrays():
+    params = {"w": jnp.ones(2), "b": jnp.zeros(1)}
+    assert "return only arrays" in _fix(_block(lambda: jax.jit(ravel_pytree)(params)))
+
+
+def test_pmap_of_a_scalar_argument_is_told_in_axes_none():
+    fix = _fix(_block(lambda: jax.pmap(lambda a, s: a * s)(jnp.ones((1, 3)), 2.0)))
+    assert "in_axes=(0, None)" in fix and "close over" in fix
+
+
+def test_a_device_list_as_a_two_axis_mesh_is_told_to_reshape():
+    fix = _fix(_block(lambda: jax.sharding.Mesh(jax.devices(), ("data", "model"))))
+    assert "reshape(" in fix and "jax.make_mesh" in fix
+
+
+def test_a_value_vmap_maps_where_a_static_one_goes_is_offered_closing_over():
+    blocks, axes = jnp.ones((2, 3, 4)), jnp.array([1, 1])
+    fix = _fix(_block(lambda: jax.vmap(lambda b, ax: jnp.sum(b, ax))(blocks, axes)))
+    assert fix.startswith(GUESS) and "close over it" in fix
+
+
+# ---------------------------------------------------------------- names and keywords
+def test_pytorchs_dim_is_told_axis():
+    x = jnp.ones((2, 3))
+    fix = _fix(_block(lambda: jax.nn.softmax(x, dim=-1)))
+    assert "`axis=`" in fix and "jax.nn.softmax(x, axis=-1)" in fix and not fix.startswith(GUESS)
+
+
+def test_an_unknown_keyword_is_still_a_guess():
+    x = jnp.ones((2, 3))
+    assert _fix(_block(lambda: jax.nn.softmax(x, temperature=2.0))).startswith(GUESS)
+
+
+def test_names_jax_removed_are_told_their_replacement():
+    def stacked(a, b):
+        return jnp.row_stack([a, b])
+
+    def summed():
+        return jax.partial(jnp.sum, axis=0)
+
+    def noise():
+        return jnp.random.uniform(size=3)
+    assert "`jnp.vstack([a, b])`" in _fix(_block(lambda: stacked(jnp.ones(2), jnp.zeros(2))))
+    assert "functools.partial" in _fix(_block(summed))
+    assert "jax.random.key(0)" in _fix(_block(noise))
+
+
+# ---------------------------------------------------------------- JAX naming several arguments
+def test_a_truth_of_two_jit_arguments_is_told_to_drop_bool_not_a_size_fix():
+    def same(a, b):
+        return bool(jnp.asarray(a == b).all())
+    assert _rule(lambda: jax.jit(same)(jnp.ones(2), jnp.ones(2))) == "bool-call"
+
+
+def test_a_scan_length_from_two_jit_arguments_is_told_static():
+    def euler(x, t, h):
+        return lax.scan(lambda c, _: (c * 0.9, None), x, None, length=round(t / h))[0]
+    fix = _fix(_block(lambda: jax.jit(euler)(1.0, 1.0, 0.25)))
+    assert "static_arg" in fix, fix
