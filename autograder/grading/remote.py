@@ -32,6 +32,7 @@ class ChargedElsewhere(BaseException):
 # The violation of a thread charged to the cell whose code it runs (the grader's words, not the worker's).
 THREAD_LEFT_RUNNING = "a thread started by student code is still running"
 
+
 def charges(reply: dict, owner: str | None, open_exercises: set) -> dict:
     """{exercise: violations} a reply's integrity violations are charged to: a thread still running
     to the exercise whose cell's code it runs (the worker names the cell:
