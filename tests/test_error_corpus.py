@@ -109,3 +109,16 @@ def test_grader_messages_quote_the_students_line(told):
     for t in told:
         if t.tells("grader"):
             assert f"`{t.case.line}`" in t.grader, t.grader
+
+
+@pytest.mark.parametrize("batch", range(11))
+def test_each_batch_keeps_its_own_threads_and_minimums(batch):
+    """A held-out batch measures rules on mistakes they were not written from only if no earlier batch
+    (nor the in-sample corpus) used its threads: check_error_cases.py's rules across a batch (its
+    minimums, at most three cases per thread, no thread or name of an earlier batch)."""
+    from mistakes import check_error_cases as rules
+    _all()
+    cases = [c for c in corpus.ERROR_CASES if rules.batch_index(c) == batch]
+    earlier = [c for c in corpus.ERROR_CASES if rules.batch_index(c) < batch]
+    assert rules.check_corpus(cases, *rules.BATCH_MINIMUM[batch], frozenset(c.source for c in earlier),
+                              frozenset(c.name for c in earlier)) == []
