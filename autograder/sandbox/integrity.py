@@ -138,12 +138,13 @@ def _started_by_student(frame) -> bool:
     return not (isinstance(name, str) and name.startswith(("jax", "jaxlib")))
 
 
-def _cell_running(frame, cell_files: dict[str, str]) -> str | None:
-    """The cell whose code a thread was started to run: of the thread's frames compiled from a
-    cell's file, the outermost one's cell (its grade_id); None when no frame is a cell's."""
+def _cell_running(frame, cell_codes: dict[int, str]) -> str | None:
+    """The cell whose code a thread was started to run: of the thread's frames running a code object
+    the worker compiled from a cell (by identity), the outermost one's cell (its grade_id); None when
+    no frame runs one."""
     cell = None
     while frame is not None:
-        cell = cell_files.get(frame.f_code.co_filename, cell)
+        cell = cell_codes.get(id(frame.f_code), cell)
         frame = frame.f_back
     return cell
 
@@ -192,12 +193,12 @@ class Snapshot:
             "sys.displayhook": sys.displayhook,
         }
 
-    def violations(self, cell_files: dict[str, str] | None = None) -> tuple[list[str], list[str]]:
+    def violations(self, cell_codes: dict[int, str] | None = None) -> tuple[list[str], list[str]]:
         """What changed since the snapshot: (the violations of the request being answered, the cells
-        whose code a thread that student code started still runs). `cell_files` maps each student
-        cell's file to its grade_id. A thread started with `_thread` holds no frame until it first
-        runs, so one started by a cell may show only at a later request: it is charged by the code
-        it runs (`_cell_running`), not by when it was seen; one whose frames are no cell's (still in
+        whose code a thread that student code started still runs). `cell_codes` maps the id of each
+        code object compiled from a student cell to its grade_id. A thread started with `_thread`
+        holds no frame until it first runs, so one started by a cell may show only at a later
+        request: it is charged by the code it runs (`_cell_running`), not by when it was seen; one whose frames are no cell's (still in
         `threading`'s start-up, or running a library function) is a violation of the request."""
         found = []
         for name, (mod, state) in self.modules.items():
@@ -227,7 +228,7 @@ class Snapshot:
             time.sleep(0.005)
         self.tasks = tasks
         me = threading.get_ident()
-        running = [_cell_running(frame, cell_files or {}) for ident, frame in _python_threads().items()
+        running = [_cell_running(frame, cell_codes or {}) for ident, frame in _python_threads().items()
                    if ident not in self.threads and ident != me and _started_by_student(frame)]
         unknown = running.count(None)
         if unknown:

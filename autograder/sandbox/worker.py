@@ -45,7 +45,11 @@ class Worker:
         self.describe = None
         self.returning_plain = None   # bound before student code runs (`_after_trusted`)
         self.compile_cache = None   # the grader's compile cache, if it gave one (`compile_cache.py`)
-        self.cell_files: dict[str, str] = {}   # a student cell's file -> its grade_id (threads are charged by it)
+        # id of every code object compiled from a cell -> its grade_id (threads are charged by it); the
+        # objects are kept, so no id is reused. By identity: code compiled elsewhere under a cell's file
+        # name is no cell's.
+        self.cell_codes: dict[int, str] = {}
+        self._compiled: list = []
 
     # -- helpers -------------------------------------------------------------
     def _cell_file(self, grade_id: str, source: str) -> str:
@@ -53,7 +57,6 @@ class Worker:
         cannot take it, keep the source in linecache under the same name instead."""
         safe = "".join(ch if ch.isalnum() or ch in "_-" else "_" for ch in grade_id) or "cell"
         path = os.path.join(self.scratch, f"{safe}.py")
-        self.cell_files[path] = grade_id
         try:
             with open(path, "w") as fh:
                 fh.write(source)
@@ -82,7 +85,16 @@ class Worker:
 
     def _violations(self) -> tuple[list[str], list[str]]:
         """(violations of the request being answered, cells whose code a thread still runs)."""
-        return self.snapshot.violations(self.cell_files) if self.snapshot is not None else ([], [])
+        return self.snapshot.violations(self.cell_codes) if self.snapshot is not None else ([], [])
+
+    def _keep_codes(self, code, grade_id: str):
+        """Note the cell's code objects: its own and those of the functions, lambdas and classes in it."""
+        stack = [code]
+        while stack:
+            c = stack.pop()
+            self._compiled.append(c)
+            self.cell_codes[id(c)] = grade_id
+            stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
 
     # -- operations ----------------------------------------------------------
     def op_exec(self, req):
@@ -91,6 +103,7 @@ class Worker:
         error = None
         try:
             code = compile(req["source"], self._cell_file(req["grade_id"], req["source"]), "exec")
+            self._keep_codes(code, req["grade_id"])
             exec(code, self.namespace)
         except BaseException as exc:  # SystemExit and KeyboardInterrupt from student code too
             error = self._describe(exc)

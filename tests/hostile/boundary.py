@@ -213,6 +213,16 @@ ATTACKS = {
         "class": 5, "victim": 0.0, "integrity": True,
         "cell": "import _thread, time\n_thread.start_new_thread(lambda: time.sleep(600), ())\n" + RIGHT,
         "BEFORE": "6/6: a thread started with _thread is invisible to threading.enumerate()"},
+    "thread_blames_a_bystander": {
+        "class": 5, "victim": 0.0, "integrity": True,
+        "cell": ("import _thread, os, time\n"
+                 "def _here():\n    pass\n"
+                 "_dir = os.path.dirname(_here.__code__.co_filename)\n"
+                 "_ns = {'time': time}\n"   # a function compiled under the earlier bystander's cell file name
+                 "exec(compile('def linger():\\n    time.sleep(600)\\n', os.path.join(_dir, 'bystander_a.py'), 'exec'), _ns)\n"
+                 "_thread.start_new_thread(_ns['linger'], ())\n" + RIGHT),
+        "BEFORE": "against 980ce24 (threads charged by their frames' file names): bystander_a was charged "
+                  "with the victim's thread and lost its points"},
     "double_fork_daemon": {
         "class": 5, "victim": 0.0, "integrity": True,
         "cell": ("import os, time\n"
