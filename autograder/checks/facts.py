@@ -101,6 +101,18 @@ def _innermost_statement(tree, lineno: int):
     return best, loop
 
 
+def _header_sharing_line(tree, stmt, lineno: int):
+    """The `if`/`while` whose test is on `lineno` and whose body holds `stmt`, or None; only the
+    statements spanning the line are visited (a long cell is not walked whole per error)."""
+    node = tree
+    while node is not None:
+        if isinstance(node, (ast.If, ast.While)) and node.test.lineno == lineno and stmt in node.body:
+            return node
+        node = next((c for c in ast.iter_child_nodes(node) if isinstance(c, ast.stmt) and c is not stmt
+                     and c.lineno <= lineno <= (c.end_lineno or c.lineno)), None)
+    return None
+
+
 def _header(stmt):
     """The part of a statement that runs on its first line (an `if`'s test, not its body)."""
     if isinstance(stmt, (ast.If, ast.While)):
@@ -288,8 +300,7 @@ def _read_statement(filename: str, lineno: int, frame=None) -> dict:
         return {}
     expr, kind = _header(stmt)
     facts = {"kind": kind, "line": lineno}
-    shared = next((n for n in ast.walk(tree) if isinstance(n, (ast.If, ast.While)) and n.test.lineno == lineno
-                   and stmt in n.body), None)
+    shared = _header_sharing_line(tree, stmt, lineno)
     if shared is not None:        # `while t: body` on one line: the error may be the test's
         facts["header"] = _header(shared)[1]
     if expr is not None:
