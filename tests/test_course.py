@@ -124,7 +124,9 @@ def test_student_check_agrees_with_the_grader_on_visible_tests(course_grading, l
     graded = course_grading.get(assignment)
     cli, rounds, paths = graded.cli, graded.wrong_rounds, graded.paths
     cases = load_cases(assignment)
-    # a case whose values come from an unseeded generator fails both runs, with different numbers
+    # a case whose values come from an unseeded generator fails both runs, with different numbers, and
+    # not always at the same input: its random draws can agree by chance on the visible one (the jit
+    # check compares 10 entries of +-1), so only its verdict and points are compared
     varies = {(rounds[n], t) for n, c in cases.items() if c.get("varies_between_runs") for t in c["fails"]}
     hidden = {c.grade_id for c in COURSE.assignment(assignment).test_cells if "BEGIN HIDDEN TESTS" in c.source}
     students = graded.students(right=False)      # (the right answers are not graded a third time)
@@ -138,7 +140,7 @@ def test_student_check_agrees_with_the_grader_on_visible_tests(course_grading, l
         for name, c in mine.items():
             g = grader[name]
             if name not in hidden or not c["passed"]:
-                cut = (lambda m: m.split(" failed:")[0]) if (student, name) in varies else (lambda m: m)
+                cut = (lambda m: "") if (student, name) in varies else (lambda m: m)
                 assert (c["passed"], c["points"], cut(_same_run(c["message"]))) == \
                     (g["passed"], g["points"], cut(_same_run(g["message"]))), (student, name, c["message"][:300])
 
