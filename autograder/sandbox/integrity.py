@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import operator
 import os
 import sys
 import threading
@@ -106,12 +107,39 @@ def _audit(event, args):
         _in_hook.discard(me)
 
 
-def _module_state(mod):
-    return {k: v for k, v in vars(mod).items() if k not in _IGNORED}
+class _Watched:
+    """One watched module or class as it was before student code: the object, its type, its own
+    namespace (the live dict, kept from then, not read again through attribute lookup) and a copy of
+    its entries.
 
+    Why the live namespace and the type: `vars(obj)` goes through `__dict__`, which a subclass can
+    override. Student code could give a module (or, through a metaclass, a class) a new type whose
+    `__dict__` property returns the old entries, or whose `__getattribute__` answers for replaced
+    ones, and `vars()` would show nothing changed. The namespace kept here is the one attribute
+    assignments really change (a module's or class's `__dict__` cannot be rebound), and a new type
+    is itself reported.
 
-def _class_state(cls):
-    return dict(vars(cls))
+    `unchanged()` is the fast path of every reply: the entries now against those of the copy, by
+    identity, compared in C.
+    (`operator.is_`, not `id()`: `id()` raises an audit event, and the audit hook below would run
+    once per entry.)"""
+    __slots__ = ("obj", "type", "live", "state", "_get", "_values", "_size")
+
+    def __init__(self, obj, ignored=frozenset()):
+        self.obj, self.type, self.live = obj, type(obj), vars(obj)
+        self.state = {k: v for k, v in self.live.items() if k not in ignored}
+        keys = tuple(self.state)
+        self._get = operator.itemgetter(*keys) if len(keys) > 1 else (
+            (lambda d, k=keys[0]: (d[k],)) if keys else (lambda d: ()))
+        self._values = self._get(self.state)
+        self._size = len(self.live)
+
+    def unchanged(self, same_size: bool = False) -> bool:
+        try:
+            same = all(map(operator.is_, self._get(self.live), self._values))
+        except KeyError:
+            return False
+        return same and (not same_size or len(self.live) == self._size)
 
 
 def _python_threads() -> dict[int, object]:
@@ -171,10 +199,10 @@ class Snapshot:
                 pass
             mod = sys.modules.get(name)
             if mod is not None:
-                snap.modules[name] = (mod, _module_state(mod))
+                snap.modules[name] = _Watched(mod, _IGNORED)
         for c in (jax.Array, type(jax.numpy.zeros(1)), np.random.RandomState, type(jax.jit(lambda x: x)),
                   cls, worker.Worker):
-            snap.classes[f"{c.__module__}.{c.__qualname__}"] = (c, _class_state(c))
+            snap.classes[f"{c.__module__}.{c.__qualname__}"] = _Watched(c)
         snap.hooks = snap._hooks()
         snap.threads = set(_python_threads())
         snap.tasks = _task_count()
@@ -201,22 +229,30 @@ class Snapshot:
         request: it is charged by the code it runs (`_cell_running`), not by when it was seen; one whose frames are no cell's (still in
         `threading`'s start-up, or running a library function) is a violation of the request."""
         found = []
-        for name, (mod, state) in self.modules.items():
-            if sys.modules.get(name) is not mod:
+        for name, mod in self.modules.items():
+            if sys.modules.get(name) is not mod.obj:
                 found.append(f"module {name} was replaced in sys.modules")
                 continue
-            now = vars(mod)
-            for key, value in state.items():
+            if type(mod.obj) is not mod.type:
+                found.append(f"module {name} was given another class")
+            if mod.unchanged():
+                continue
+            now = mod.live
+            for key, value in mod.state.items():
                 if key not in now:
                     found.append(f"{name}.{key} was deleted")
                 elif now[key] is not value and not _benign_change(value, now[key]):
                     found.append(f"{name}.{key} was replaced")
-        for name, (cls, state) in self.classes.items():
-            now = vars(cls)
-            for key, value in state.items():
+        for name, cls in self.classes.items():
+            if type(cls.obj) is not cls.type:
+                found.append(f"class {name} was given another metaclass")
+            if cls.unchanged(same_size=True):
+                continue
+            now = cls.live
+            for key, value in cls.state.items():
                 if key not in now or now[key] is not value:
                     found.append(f"{name}.{key} was replaced or deleted")
-            for key in now.keys() - state.keys():
+            for key in now.keys() - cls.state.keys():
                 found.append(f"{name}.{key} was added")
         for key, value in self._hooks().items():
             before = self.hooks[key]

@@ -102,6 +102,25 @@ ATTACKS = {
                                         + WRONG, "integrity": True},
     "patch_array_class": {"cell": "import jax.numpy as jnp\ntype(jnp.zeros(1)).__eq__ = lambda s, o: True\n" + WRONG,
                           "integrity": True},
+    # a patch hidden from a check that reads the namespace through attribute lookup: the module's (or
+    # class's) type swapped for one whose `__dict__` shows the old entries, or that answers for a name
+    "patch_hidden_by_module_class": {"cell": "import types, jax\n_old = dict(vars(jax))\n"
+                                             "class _Quiet(types.ModuleType):\n    @property\n"
+                                             "    def __dict__(self):\n        return _old\n"
+                                             "jax.make_jaxpr = lambda f, *a, **k: (lambda *b, **c: None)\n"
+                                             "jax.__class__ = _Quiet\n" + WRONG, "integrity": True},
+    "patch_answered_by_module_getattribute": {"cell": "import types, jax.numpy as jnp\n"
+                                                      "class _Answering(types.ModuleType):\n"
+                                                      "    def __getattribute__(self, name):\n"
+                                                      "        if name == 'allclose':\n"
+                                                      "            return lambda *a, **k: True\n"
+                                                      "        return super().__getattribute__(name)\n"
+                                                      "jnp.__class__ = _Answering\n" + WRONG, "integrity": True},
+    "patch_hidden_by_metaclass": {"cell": "import jax\n_old = dict(vars(jax.Array))\n"
+                                          "class _Meta(type(jax.Array)):\n    @property\n"
+                                          "    def __dict__(cls):\n        return _old\n"
+                                          "jax.Array.__eq__ = lambda s, o: True\njax.Array.__class__ = _Meta\n" + WRONG,
+                                  "integrity": True},
     "patch_inside_the_call": {"cell": "import jax\ndef victim(x):\n    jax.jit = lambda f, *a, **k: f\n"
                                       "    return x + 1.0\n", "integrity": True},
     "trace_hook": {"cell": "import sys\nsys.settrace(lambda *a: None)\n" + WRONG, "integrity": True},
