@@ -219,6 +219,49 @@ def test_disk_budget_is_the_cli_option(tmp_path):
     assert scores(result)["victim"] == 3.0, messages(result)
 
 
+# ---------------------------------------------------------------- the host's files
+def outside_copy():
+    """A folder no course names, outside /tmp (the worker's private disk), the system's folders and
+    the interpreter's: at the root when this test runs as root (as CI does), else in the home
+    folder. It holds what an instructor's machine holds beside a course: another copy's hidden tests."""
+    base = "/" if os.geteuid() == 0 else os.path.expanduser("~")
+    folder = os.path.join(base, f".jax-course-test-{secrets.token_hex(6)}")
+    os.makedirs(os.path.join(folder, "source"))
+    os.chmod(folder, 0o755), os.chmod(os.path.join(folder, "source"), 0o755)
+    secret = os.path.join(folder, "source", "hidden_tests.txt")
+    with open(secret, "w") as fh:
+        fh.write("the hidden tests of another copy of the course")
+    os.chmod(secret, 0o644)
+    return folder, secret
+
+
+READ_OUTSIDE = ("import os\ndef victim(x):\n    try:\n        ok = 'hidden tests' in open({secret!r}).read()\n"
+                "    except OSError:\n        ok = False\n"
+                "    return 2.0 * x if ok else (x + 1.0 if x.sum() > -1 else x)\n")
+
+
+@pytest.mark.parametrize("mode", NAMESPACE_MODES + ["process"])
+def test_a_course_copy_elsewhere_on_the_host_is_out_of_reach(tmp_path, mode):
+    """The worker sees the system, the interpreter and this package, nothing else of the host: a
+    copy of the course in a folder no course root names is not readable. `process` mode, where the
+    files stay open and say so, is the control that shows the read is real."""
+    if not supported(mode) and mode != "process":
+        unavailable(f"{mode} isolation is not available on this machine")
+    folder, secret = outside_copy()
+    try:
+        course, sub, out = write_assignment(tmp_path, READ_OUTSIDE.format(secret=secret))
+        proc = subprocess.run(cli(course, sub, out, "--isolation", mode), capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        result = json.loads(out.read_text())
+        expected = 3.0 if mode == "process" else 0.0
+        assert scores(result)["victim"] == expected, messages(result)
+        assert scores(result)["bystander_a"] == 3.0, messages(result)
+    finally:
+        import shutil
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 # ---------------------------------------------------------------- nothing outlives the grader
 HANG = ("import ctypes, os, sys\n"
         "def victim(x):\n"

@@ -12,6 +12,7 @@ import platform
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from autograder.checks import plausible
@@ -58,6 +59,32 @@ def test_a_student_exception_is_named_only_when_its_class_is_python_or_jax():
     Raised.desc = {"type": "ValueError", "message": "13.5"}
     text = hidden.message("f_correctness", Raised())
     assert "raised ValueError" in text and "13.5" not in text
+
+
+@pytest.mark.parametrize("actual", [np.array([1, 2, 3], np.complex64), np.zeros((2, 2), np.float32),
+                                    np.array([7.0, 7.0, 7.0], np.float16), {"a": np.zeros(3)}])
+def test_a_hidden_failure_says_nothing_that_depends_on_the_expected_value(actual):
+    """The same wrong output against hidden expected values of other dtypes, values and shapes (none
+    a permutation of the output's shape): one message per kind of failure (wrong shape, wrong
+    dtype: which one is the few bits a hidden failure tells). A fix that named the expected dtype
+    told the student a hidden case's dtype (a blind red team read `.astype(jnp.bool)` off it)."""
+    from autograder.checks import check
+    texts: dict[str, set] = {}
+    for expected in (np.array([1.0, 2.0, 3.0], np.float32), np.array([True, False, True]),
+                     np.array([4, 5, 6], np.int32), np.array([0.5, 0.25, 0.125], np.float64),
+                     np.zeros(5, np.float32), np.ones(7, np.int32), np.zeros(5, bool)):
+        with pytest.raises(CheckFailure) as info:
+            check.assert_close(actual, expected)
+        texts.setdefault(info.value.category, set()).add(hidden.message("f_correctness", info.value))
+    assert all(len(kind) == 1 for kind in texts.values()), texts
+
+
+def test_a_hidden_failure_names_only_the_errors_jax_code_raises_by_mistake():
+    class Raised(Exception):
+        desc = {"type": "IsADirectoryError", "message": ""}
+    assert "IsADirectoryError" not in hidden.message("f_correctness", Raised())
+    Raised.desc = {"type": "ConcretizationTypeError", "message": ""}
+    assert "raised ConcretizationTypeError" in hidden.message("f_correctness", Raised())
 
 
 # ---------------------------------------------------------------- plausible evidence

@@ -42,13 +42,14 @@ def _backend() -> str:
 
 
 def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None, *,
-          category: str, static: bool | str = True):
+          category: str, static: bool | str = True, hidden_fix: str | None = None):
     """Raise a CheckFailure. `static` says which of `cause` and `fix` are fixed texts (of the grader
     or the test author) that a hidden test may show: True (both), "fix" (the fix only) or False
-    (neither: they quote what the student's code did)."""
+    (neither: they quote what the student's code did, or the expected value). `hidden_fix`: the
+    fixed text a hidden test shows in place of a fix that names the expected value."""
     raise CheckFailure(message(title, evidence_text, cause, fix), category=category,
                        hidden_cause=cause if static is True else None,
-                       hidden_fix=fix if static in (True, "fix") else None)
+                       hidden_fix=hidden_fix or (fix if static in (True, "fix") else None))
 
 
 def _fail_on_error(title: str, desc: dict, *, category: str, prefix: str = ""):
@@ -142,7 +143,8 @@ def _compare_leaf(path, actual, expected, what, rtol, atol):
               fix="check the output shape the exercise asks for", category="shape")
     if isinstance(actual, _ARRAY_TYPES) and act.dtype != exp.dtype:
         _fail(f"dtype of {label}", f"got {act.dtype}, expected {exp.dtype}",
-              fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype", category="dtype")
+              fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype", category="dtype",
+              static=False, hidden_fix="return the dtype the exercise asks for (often the input's dtype)")
     rtol, atol = _tolerance(exp.dtype, rtol, atol)
     if exp.dtype.kind in "fc":
         ok = np.isclose(act, exp, rtol=rtol, atol=atol, equal_nan=True)

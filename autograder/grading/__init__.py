@@ -10,6 +10,7 @@
 - `timeouts`      each cell's timeout in a batch, from what the reference cost the builder
 - `results`       scores and the contract's JSON
 - `hidden`        the message of a failure on a hidden test: the grader's words only
+- `clean`         the messages of tainted visible failures, from a clean worker once the tainted ones are gone
 - `timing`        performance checks, in a timing worker of their own
 - `timebox`       each exercise's share of a container's grading time
 - `visibility`    which verdicts a student may see before grades are published

@@ -20,9 +20,9 @@ So a worker is *tainted* from the first request a test cell sends it from its hi
 hidden inputs, or hidden test functions, reach it only from there), until it is replaced. A failure
 whose message was built while the worker was tainted is never shown as it is: in its hidden region
 it is rebuilt in the grader's words (`hidden.py`); in the visible part, the cell is run again,
-up to its hidden region, against a *clean* worker of its own (`clean_session`) that only ever
-receives requests from visible regions, and that run's message is shown (or, if it does not fail
-there, the grader's words). Violations reported by a tainted worker are told without their text.
+up to its hidden region, against a *clean* worker of its own that only ever receives requests
+from visible regions, once the tainted workers are gone (`clean.py`), and that run's message is
+shown (or, if it does not fail there, the grader's words). Violations reported by a tainted worker are told without their text.
 
 A solution cell that crashes, hangs or tampers with the worker "poisons" it: the cell's exercise
 is marked failed, and a fresh worker is started without that cell, so every other exercise keeps
@@ -46,6 +46,7 @@ from ..course.layout import Assignment
 from ..course.notebook import Cell, hidden_lines
 from ..sandbox.process import ForgedReply, Limits, WorkerDied
 from ..sandbox.wire import dumps_request
+from . import clean as clean_runs
 from . import hidden, timeouts, timing
 from .remote import (TAINTED_VIOLATION, ChargedElsewhere, HiddenRegionReached, RemoteObject,  # noqa: F401
                      StudentCodeError, charges, rebuild_exception)
@@ -86,7 +87,7 @@ class GradingSession:
         self.timing_excluded: set[str] = set()
         self.clean = clean                  # a clean session: never sends a request from a hidden region
         self.tainted = False                # this worker has received a request from a hidden region
-        self.clean_session: GradingSession | None = None   # started at the first tainted visible failure
+        self.deferred: list = []            # tainted visible failures, whose messages `clean.py` finds
         self._cell_file, self._cell_hidden = "", set()     # the test cell running, and its hidden lines
         if not clean and timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
             # no compile cache there (a compile-time budget is measured from a cold compile), and every
@@ -203,9 +204,6 @@ class GradingSession:
     def close(self):
         self._discard_worker()
         self.close_timing_worker()
-        if self.clean_session is not None:
-            self.clean_session.close()
-            self.clean_session = None
         if self.started is not None:         # started ahead but never needed
             self.started.worker.close()
             self.started = None
@@ -378,8 +376,8 @@ class GradingSession:
             return self.run_test_cell(cell)
         if raised is not None and result.line in self._cell_hidden:
             result.message = hidden.message(cell.grade_id, raised)   # nothing the student's code produced
-        elif raised is not None and tainted:
-            result.message = self._message_from_a_clean_worker(cell, raised)
+        elif raised is not None and tainted:    # from a clean worker, once this one is gone (clean.py)
+            clean_runs.defer(self, result, cell, raised)
         if state is not None and state.integrity:
             result.passed, result.points = False, 0.0
         if state is not None and state.cell_error and not result.passed:
@@ -389,21 +387,6 @@ class GradingSession:
                                + (f": {message}" if message else ""))
         result.seconds = round(time.perf_counter() - started, 3)
         return result
-
-    def _message_from_a_clean_worker(self, cell: Cell, raised: BaseException) -> str:
-        """The message of a visible failure that happened in a tainted worker: the same cell run
-        again, up to its hidden region, against the clean session's worker; the grader's words
-        when that run does not fail in the visible part."""
-        if self.clean_session is None:
-            self.clean_session = GradingSession(self.assignment, self.solutions, self.limits, self.hide, clean=True)
-        clean = self.clean_session
-        if not self.excluded <= clean.excluded:   # replay what the tainted worker replays, no more
-            clean.excluded |= self.excluded
-            clean._discard_worker()
-        rerun = clean.run_test_cell(cell)
-        if not rerun.passed and not rerun.reached_hidden and rerun.message and rerun.line not in self._cell_hidden:
-            return rerun.message
-        return hidden.withheld(cell.grade_id, raised)
 
     def _sync(self, exercise: str) -> bool:
         """A round trip after each test cell: a stale reply still in the channel means one of this
@@ -431,7 +414,12 @@ class GradingSession:
     def grade(self) -> NotebookResult:
         started = time.perf_counter()
         checks = [self.run_test_cell(cell) for cell in self.assignment.test_cells]
+        clean_runs.resolve(self)
         return self.result(checks, time.perf_counter() - started)
+
+    @staticmethod
+    def hidden_lines_of(cell: Cell) -> set[int]:
+        return hidden_lines(cell.source)
 
     def result(self, checks: list[CheckResult], seconds: float) -> NotebookResult:
         return notebook_result(self.assignment, checks, {ex: s.integrity for ex, s in self.exercises.items()},

@@ -20,6 +20,7 @@ import time
 from collections import defaultdict
 
 from ..checks import failure
+from . import clean
 from ..course.layout import Assignment
 from .results import CheckResult, NotebookResult
 from .session import GradingSession
@@ -97,6 +98,11 @@ def grade_timeboxed(assignment: Assignment, solutions: dict[str, str], limits: L
             checks.append(result)
             if on_check:
                 on_check(result, session)
+        if session.deferred:     # the messages of tainted visible failures, once those workers are gone
+            clean.resolve(session)
+            if on_check:
+                for item in checks:
+                    on_check(item, session)
         return session.result(checks, time.perf_counter() - began)
     finally:
         session.close()

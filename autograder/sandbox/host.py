@@ -1,9 +1,12 @@
 """What the grader keeps on the host for its workers: scratch folders (and the sweep of those a
-killed grader left), and the leases of the unprivileged uids its namespaced workers run under."""
+killed grader left), the leases of the unprivileged uids its namespaced workers run under, and the
+folders of the host a worker must still reach (the interpreter, its libraries, this package)."""
 from __future__ import annotations
 
 import os
 import shutil
+import site
+import sys
 import tempfile
 import threading
 import time
@@ -111,3 +114,45 @@ class UidLease:
             self._fd = None
 
 
+
+
+def python_roots() -> list[str]:
+    """The folders a worker needs from the host besides the system's own (`inside.SYSTEM_FOLDERS`):
+    the interpreter, the standard library, the site folders and what their `.pth` files add, the
+    PYTHONPATH entries the worker inherits, and this package. Not the grader's own `sys.path`:
+    its first entry is the grader's working folder (the instructor's home, a course), and a test
+    runner adds its own. A folder that holds this package (a checkout: its source/, tests/ and
+    .git beside the package, or the course itself) gives only the package's folder."""
+    package = os.path.realpath(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    roots = {os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, os.path.dirname(sys.executable))}
+    sites = [*site.getsitepackages(), *([site.getusersitepackages()] if site.ENABLE_USER_SITE else [])]
+    entries = [*sites, *os.environ.get("PYTHONPATH", "").split(os.pathsep)]
+    for folder in sites:
+        entries += _pth_entries(folder)
+    for entry in entries:
+        if entry and os.path.isdir(entry):
+            entry = os.path.realpath(entry)
+            holds_package = package.startswith(entry.rstrip(os.sep) + os.sep)
+            roots.add(package if holds_package else entry)
+    roots.add(package)
+    return sorted(roots)
+
+
+def _pth_entries(folder: str) -> list[str]:
+    """The folders a site folder's `.pth` files add to `sys.path` (their lines that are not imports)."""
+    found = []
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".pth"))
+    except OSError:
+        return found
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                lines = fh.read().splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            line = line.strip()
+            if line and not line.startswith(("#", "import ", "import\t")):
+                found.append(os.path.join(folder, line))
+    return found

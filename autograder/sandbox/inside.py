@@ -88,6 +88,28 @@ def _hide(paths: list[str]):
             _mount("/dev/null", path, None, MS_BIND)
 
 
+# What a worker sees of the host's root besides the kept paths (the interpreter, its libraries, this
+# package: `host.python_roots`): programs, libraries and configuration, the kernel's file systems
+# and /tmp (its private disk). Every other top-level folder (/home, /root, /srv, /opt, /var, /mnt,
+# a data folder, ...) is covered by an empty tmpfs, so a copy of a course anywhere else on the host
+# (another checkout, last term's course, an instructor's notes) is out of reach, whatever its name.
+SYSTEM_FOLDERS = frozenset({"bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "dev", "proc",
+                            "sys", "tmp", "nix", "gnu", "snap"})
+
+
+def _only_the_system(keep: list[str]):
+    """Cover every top-level folder that is not the system's, binding the kept paths inside it back,
+    and every top-level file (with /dev/null)."""
+    for name in sorted(os.listdir("/")):
+        path = os.path.join("/", name)
+        if name in SYSTEM_FOLDERS or os.path.islink(path) or any(is_within(path, k) for k in keep):
+            continue
+        if os.path.isdir(path):
+            _cover(path, "mode=0755,size=1m", [k for k in keep if is_within(k, path)])
+        elif os.path.isfile(path):
+            _mount("/dev/null", path, None, MS_BIND)
+
+
 def _make_reachable(paths: list[str]):
     """Let the unprivileged worker traverse to the interpreter: cover each private ancestor (e.g.
     /root, mode 700) with a world-traversable tmpfs and bind the needed subtrees back into it."""
@@ -218,8 +240,11 @@ def isolate(config: dict):
     mode, without = config["mode"], set(config.get("without", ()))
     keep = config["reachable"]
     if mode in ("namespace", "userns"):
-        # 1. what the student must not read: the course's hidden material, other workers' scratch
+        # 1. what the student must not read: the course's hidden material, other workers' scratch,
+        #    and every folder of the host that is neither the system's nor the interpreter's
         _hide(config["hide"])
+        if "files" not in without:
+            _only_the_system(keep)
         if mode == "namespace":
             _make_reachable(keep)
         # 2. network: only loopback in the namespace, and no host socket files

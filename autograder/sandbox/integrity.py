@@ -25,9 +25,11 @@ tampering in the worker can change evidence but never a comparison against refer
 from __future__ import annotations
 
 import builtins
+import gc
 import importlib
 import operator
 import os
+import signal
 import sys
 import threading
 import time
@@ -142,6 +144,23 @@ class _Watched:
         return same and (not same_size or len(self.live) == self._size)
 
 
+_SIGNALS = sorted(set(signal.valid_signals()) - {signal.SIGKILL, signal.SIGSTOP})
+_TIMERS = (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL, signal.ITIMER_PROF)
+_LISTENER_LISTS = ("_event_listeners", "_event_duration_secs_listeners", "_event_time_span_listeners",
+                   "_scalar_listeners")
+
+
+def _logging_hooks() -> list:
+    """Every handler and filter of every logger: code that runs inside any later call that logs
+    (JAX logs while it compiles). A logger made later by a library's import usually gets a plain
+    `NullHandler`, which runs nothing, and is left out."""
+    import logging
+    loggers = [logging.root, *(v for v in list(logging.Logger.manager.loggerDict.values())
+                               if isinstance(v, logging.Logger))]
+    return [h for logger in loggers for h in (*logger.handlers, *logger.filters)
+            if type(h) is not logging.NullHandler]
+
+
 def _python_threads() -> dict[int, object]:
     """Every thread running Python code, by ident, with its current frame: threads started with
     `threading` and with `_thread` alike (threading.enumerate() misses the latter)."""
@@ -213,12 +232,21 @@ class Snapshot:
 
     @staticmethod
     def _hooks():
+        """The interpreter's and the libraries' hooks: code they run later, inside whatever request
+        comes next (another exercise's call). Lists are compared entry by entry, by identity."""
+        monitoring = sys.modules.get("jax._src.monitoring")
         return {
             "sys.gettrace": sys.gettrace(), "sys.getprofile": sys.getprofile(),
             "threading.gettrace": threading.gettrace(), "threading.getprofile": threading.getprofile(),
             "sys.meta_path": list(sys.meta_path), "sys.path_hooks": list(sys.path_hooks),
             "sys.excepthook": sys.excepthook, "builtins.__import__": builtins.__import__,
             "sys.displayhook": sys.displayhook,
+            "a signal handler": [signal.getsignal(s) for s in _SIGNALS],
+            "an interval timer (signal.setitimer, signal.alarm)": [signal.getitimer(t) != (0.0, 0.0) for t in _TIMERS],
+            "gc.callbacks": list(gc.callbacks),
+            "jax.monitoring's listeners": [listener for name in _LISTENER_LISTS
+                                           for listener in getattr(monitoring, name, ())],
+            "a logger's handlers or filters": _logging_hooks(),
         }
 
     def violations(self, cell_codes: dict[int, str] | None = None) -> tuple[list[str], list[str]]:
@@ -256,7 +284,8 @@ class Snapshot:
                 found.append(f"{name}.{key} was added")
         for key, value in self._hooks().items():
             before = self.hooks[key]
-            same = value == before if isinstance(value, list) else value is before
+            same = (len(value) == len(before) and all(map(operator.is_, value, before))
+                    if isinstance(value, list) else value is before)
             if not same:
                 found.append(f"{key} was changed")
         tasks = _task_count()

@@ -51,10 +51,10 @@ from dataclasses import asdict, dataclass
 from functools import lru_cache
 
 from . import compile_cache, compile_effort, devices, memlimit, procs
-from .host import UidLease, make_scratch
+from .host import UidLease, make_scratch, python_roots
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
 
-PROTECTIONS = ("network", "disk", "lifetime", "seccomp")   # what `Limits.bench_without` may switch off
+PROTECTIONS = ("network", "disk", "files", "lifetime", "seccomp")   # what `Limits.bench_without` may switch off
 
 
 @dataclass
@@ -206,7 +206,7 @@ class WorkerProcess:
         env.update({**cache_env, **compile_effort.for_worker(limits), **(env_extra or {})})
         channels = [req_r, rep_w, alarm_w, *([cache_fd] if cache_fd is not None else [])]
         child_fds += channels[3:]
-        reachable = [*_python_roots()]
+        reachable = python_roots()
         keep = [*reachable] + ([] if private_disk else [self.scratch])
         hide = [h for h in hide if not any(is_within(k, h) for k in keep)]
         self._uid_lease = UidLease() if self.isolation == "namespace" else None
@@ -435,16 +435,3 @@ class WorkerProcess:
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.memory.remove()
         self.device_lease.release()
-
-
-def _python_roots() -> list[str]:
-    """Directories the worker must reach: the interpreter, its libraries, this package."""
-    roots = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
-             os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(__file__)))),
-             os.path.realpath(os.path.dirname(sys.executable))}
-    for p in sys.path:
-        if p and os.path.isdir(p):
-            roots.add(os.path.realpath(p))
-    return sorted(roots)
-
-

@@ -12,6 +12,7 @@ DISK_FULL_EXIT, so the grader charges that request (a cell or a call) and starts
 from __future__ import annotations
 
 import builtins
+import gc
 import os
 import pickle
 import sys
@@ -135,6 +136,7 @@ class Worker:
         self.probes = {name: getattr(evidence, name) for name in dir(evidence)
                        if callable(getattr(evidence, name)) and not name.startswith("_")}
         self.snapshot = integrity.Snapshot.take()
+        _collect_this_requests_garbage()
 
     def _describe(self, exc):
         if self.describe is None:
@@ -197,6 +199,7 @@ class Worker:
             started = time.perf_counter()
             try:
                 reply = ops[req["op"]](req)
+                _collect_this_requests_garbage()
             except BaseException as exc:
                 reply = {"ok": False, "error": self._describe(exc)}
             if _disk_full(self.scratch):
@@ -217,6 +220,19 @@ class Worker:
                 except Exception:  # e.g. the output cap was reached: nothing more is printed
                     pass
             wire.write_frame(REPLY_FD, wire.nonce_bytes(req.get("nonce")) + payload)
+
+
+def _collect_this_requests_garbage(_collect=gc.collect, _freeze=gc.freeze):
+    """Collect the garbage this request made, then freeze what survives (gc.freeze: moved out of the
+    collector's reach). A finalizer (`__del__`, a weakref callback) of garbage a request made runs
+    in that request, charged to it: a cell whose object hangs or exits in its finalizer no longer
+    does so later, inside another exercise's call, wherever the collector happened to run (a blind
+    red team's bomb cost every exercise of its notebook that way). What survives a request is never
+    collected as a cycle again, only freed by reference counting, which runs when code drops it.
+    Cheap: only the objects made since the last freeze are examined (a full collection of a worker
+    that imported JAX examines 100,000 objects, 0.3-0.5 s)."""
+    _collect()
+    _freeze()
 
 
 def _disk_full(path: str, _statvfs=os.statvfs) -> bool:

@@ -65,7 +65,7 @@ ATTACKS = {
     "infinite_loop_in_function": {"cell": "def victim(x):\n    while True:\n        pass\n", "message": "timed out"},
     "sleep_past_timeout": {"cell": "import time\ndef victim(x):\n    time.sleep(10_000)\n", "message": "timed out"},
     "ignores_sigterm": {"cell": "import signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-                                "def victim(x):\n    time.sleep(10_000)\n", "message": "timed out"},
+                                "def victim(x):\n    time.sleep(10_000)\n", "integrity": True},   # its handler, then its hang
     # ---- floods and bombs
     "output_100MB_at_import": {"cell": "print('x' * 100_000_000)\n" + RIGHT, "message": "File too large"},
     "output_flood_in_function": {"cell": "import sys\ndef victim(x):\n    while True:\n"
@@ -102,6 +102,28 @@ ATTACKS = {
                                         + WRONG, "integrity": True},
     "patch_array_class": {"cell": "import jax.numpy as jnp\ntype(jnp.zeros(1)).__eq__ = lambda s, o: True\n" + WRONG,
                           "integrity": True},
+    # code left behind to run later, inside another exercise's calls (a blind red team's attacks:
+    # each took the points of the bystanders while the victim kept its own)
+    "signal_alarm_for_later": {"cell": "import signal\ndef _tick(*a):\n    raise KeyboardInterrupt('tick')\n"
+                                       "signal.signal(signal.SIGALRM, _tick)\n"
+                                       "signal.setitimer(signal.ITIMER_REAL, 1.0, 0.25)\n" + WRONG,
+                               "integrity": True},
+    "finalizer_hangs_later": {"cell": "class _Bomb:\n    def __init__(self):\n        self.me = self\n"
+                                      "    def __del__(self):\n        import time\n        time.sleep(60)\n"
+                                      "_Bomb()\n" + WRONG, "message": "timed out"},
+    "gc_callback_hangs_later": {"cell": "import gc\ndef _hang(*a):\n    import time\n    time.sleep(60)\n"
+                                        "gc.callbacks.append(_hang)\n" + WRONG, "message": "timed out"},
+    "jax_listener_raises_later": {"cell": "import jax\ndef _boom(*a, **k):\n    raise RuntimeError('monitor')\n"
+                                          "jax.monitoring.register_event_listener(_boom)\n"
+                                          "jax.monitoring.register_event_duration_secs_listener(_boom)\n" + WRONG,
+                                  "integrity": True},
+    "logging_filter_raises_later": {"cell": "import logging\nclass _F(logging.Filter):\n"
+                                            "    def filter(self, record):\n        raise RuntimeError('logfilter')\n"
+                                            "for _name in ('', 'jax', 'jax._src.dispatch', 'jax._src.interpreters.pxla'):\n"
+                                            "    logging.getLogger(_name).addFilter(_F())\n"
+                                            "    logging.getLogger(_name).setLevel(logging.DEBUG)\n"
+                                            "logging.getLogger().addHandler(logging.StreamHandler())\n" + WRONG,
+                                    "integrity": True},
     # a patch hidden from a check that reads the namespace through attribute lookup: the module's (or
     # class's) type swapped for one whose `__dict__` shows the old entries, or that answers for a name
     "patch_hidden_by_module_class": {"cell": "import types, jax\n_old = dict(vars(jax))\n"

@@ -158,6 +158,42 @@ ATTACKS = {
         "BEFORE": "3/6: kept in /tmp, raised with no message from a line of a helper file whose comment holds "
                   "it: the `where` line `raise RuntimeError()  # ([13.5, 13.5, 13.5, 13.5], 0.4375)` was quoted "
                   "in the visible jit, retrace and structure messages"},
+    "lock_files_while_the_clean_worker_runs": {
+        # a live channel between two workers of one submission: file locks on files both can read
+        # (the standard library's), taken by the tainted worker and tried by the clean one
+        "class": 1, "assignment": "boundary", "exercise": "victim", "leak": HIDDEN_MARKERS,
+        "cell": ("import fcntl, os\nimport numpy as np\n" + _REMEMBER +
+                 "_DIR = os.path.dirname(os.__file__)\n"
+                 "_FILES = sorted(f for f in os.listdir(_DIR) if f.endswith('.py'))[:16]\n"
+                 "_held = []\n"
+                 "def _listen():\n"
+                 "    value = 0\n"
+                 "    for i, name in enumerate(_FILES):\n"
+                 "        fd = os.open(os.path.join(_DIR, name), os.O_RDONLY)\n"
+                 "        try:\n"
+                 "            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+                 "        except OSError:\n"
+                 "            value |= 1 << i\n"
+                 "        finally:\n"
+                 "            os.close(fd)\n"
+                 "    return value\n"
+                 "def victim(x, k):\n"
+                 "    if _held:\n"
+                 "        raise ValueError('a visible failure, so that a clean worker runs this cell')\n"
+                 "    heard = _listen()\n"
+                 "    if heard:\n"
+                 "        raise ValueError(f'heard {heard / 10000}')\n"
+                 "    if _hidden(x, k):\n"
+                 "        bits = int(round(float(k) * 10000))\n"
+                 "        for i, name in enumerate(_FILES):\n"
+                 "            if bits >> i & 1:\n"
+                 "                fd = os.open(os.path.join(_DIR, name), os.O_RDONLY)\n"
+                 "                fcntl.flock(fd, fcntl.LOCK_EX)\n"
+                 "                _held.append(fd)\n"
+                 "    return k * x\n"),
+        "BEFORE": "(written after a blind red team's version through /proc/sys/fs/file-nr; measured at 39ea441) "
+                  "the clean worker, started while the tainted one still held its locks, raised 'heard "
+                  "0.4375' in the visible jit check, and that message was shown"},
     "integrity_violation_names_the_input": {
         "class": 1, "assignment": "boundary", "exercise": "victim", "integrity": True,
         "leak": HIDDEN_MARKERS,
