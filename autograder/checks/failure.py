@@ -71,6 +71,7 @@ CATEGORIES = {
     "performance": "it was slower than the exercise's budget",
     "evidence": "the measurements taken next to your code were not plausible",
     "traced": "the program jax.jit traced from your function computes something else than calling it directly",
+    "timed": "the program timed is not the one the other checks traced from your function",
     "check": "the test's own check failed",
 }
 

@@ -8,9 +8,9 @@ cause read from the evidence. Re-exported by `check`, where test cells find them
 """
 from __future__ import annotations
 
-from . import plausible, timing
+from . import evidence, plausible, timing
 from .agreement import TRACED_FIX
-from .check import _backend, _fail, _fail_on_error, _prims_text, _static_text
+from .check import _backend, _fail, _fail_on_error, _prims_text, _static_text, gather
 
 
 # Fixed text (a hidden test may show it): performance checks time the program jax.jit traced.
@@ -93,6 +93,8 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
     if not result["ok"]:
         _fail_on_error(title, result["error"], category="performance", prefix="could not compile it: ")
     mine, ref = result["summary"]["student"], result["summary"]["reference"]
+    if session is not None:
+        _same_program_as_graded(fn, args, static_argnums, mine, title)
     if result["not_timed"] == "unrolled":
         _fail(title, f"not timed: the program has {mine['eqns']} equations, {mine['eqns'] / max(ref['eqns'], 1):.3g}x "
               f"the reference's {ref['eqns']} (tracing alone took {_seconds_text(result['trace_s']['student'])} "
@@ -120,6 +122,25 @@ def _timed_against(fn, reference, args, factor, phase, static_argnums, what, fix
                 f"{ratio:.3g}x, budget {factor:g}x (the second-fastest of {rounds} compiles of each, alternately)")
         cause, default_fix = _slow_compile_cause(mine, ref)
     _fail(title, text, cause, fix or default_fix, category="performance", static="fix")
+
+
+# Fixed text (a hidden test may show it).
+_ELSEWHERE_CAUSE = ("your function traces to another program in the process that times it than where the other "
+                    "checks ran: what it traces depends on what ran before it (a global it sets, a cache it "
+                    "keeps, whether its first call was traced)")
+
+
+def _same_program_as_graded(fn, args, static_argnums, timed: dict, title: str):
+    """Under the grader, the program timed (in the timing worker) must be the program the student's
+    worker traces from the same function and inputs, equation for equation (`summarise_jaxpr`): a
+    function can tell the timing worker apart (its first call is a trace there; a blind red team
+    ran a 12-fold recomputation everywhere else and the fast program only there)."""
+    here = plausible.jaxpr(gather(evidence.jaxpr_summary, fn, tuple(args), None, tuple(static_argnums), ()))
+    if not here["ok"] or (here["primitives"], here["eqns"]) == (timed["primitives"], timed["eqns"]):
+        return
+    _fail(title, f"the program timed has {timed['eqns']} equations ({_prims_text(timed)}); traced where the "
+          f"other checks ran, the same function and inputs give {here['eqns']} ({_prims_text(here)})",
+          _ELSEWHERE_CAUSE, "make what the function traces depend only on its arguments", category="timed")
 
 
 def _slow_compile_cause(mine: dict, ref: dict) -> tuple[str, str]:

@@ -368,6 +368,21 @@ ATTACKS = {
                  "    return lax.fori_loop(0, 4 * x.shape[0], lambda i, y: jnp.roll(y, 1, axis=0), k * x)\n"),
         "BEFORE": "6/6 (honest: 5/6, the slow right answer fails the performance check): the 128x128 timed "
                   "input got k + x"},
+    "fast_only_where_the_first_call_is_traced": {
+        # a blind red team's: the timing worker is the one process whose first call of the function
+        # is a trace; everywhere else the correctness calls come first
+        "class": 2, "assignment": "boundary", "exercise": "victim", "honest": 5.0,
+        "stolen": ("victim_performance",),
+        "cell": ("import jax\nimport jax.numpy as jnp\nfrom jax import lax\n_first = []\n"
+                 "def victim(x, k):\n"
+                 "    if not _first:\n"
+                 "        _first.append(isinstance(x, jax.core.Tracer))\n"
+                 "    if _first[0]:\n"
+                 "        return k * x              # right and fast: where the first call was traced\n"
+                 "    # right, but 4n rolls of the whole array: far slower than k * x\n"
+                 "    return lax.fori_loop(0, 4 * x.shape[0], lambda i, y: jnp.roll(y, 1, axis=0), k * x)\n"),
+        "BEFORE": "(measured at 39ea441) 6/6 (honest: 5/6, the slow right answer fails the performance check): "
+                  "the timing worker traced k * x, every other check the rolls"},
     "numpy_eagerly_a_loop_when_traced": {
         "class": 2, "notebook": "03_loop_and_cond",
         "assignment": "03_control_flow", "exercise": "repeated_square", "honest": 2.0,
