@@ -18,6 +18,12 @@ from support.notebooks import TEST_TIMEOUT
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only")
 
+@pytest.fixture(autouse=True)
+def _fork_server_on(monkeypatch):
+    """These tests are of the fork server, whatever the suite's AUTOGRADER_FORK_SERVER says."""
+    monkeypatch.setenv("AUTOGRADER_FORK_SERVER", "1")
+
+
 FD_CELL = textwrap.dedent("""\
     import os
     fds = {}

@@ -257,6 +257,23 @@ def launch(popen, release, zygote_env: dict, request: dict, fds: list[int]):
     return proc
 
 
+def _forget_in_child():
+    """A fork of the grader (checks/trials.py's) holds no zygote: its copies of the sockets are
+    closed, so that only the grader's end keeps a zygote alive."""
+    global _lock
+    _lock = threading.Lock()
+    for server in _servers.values():
+        try:
+            server.sock.close()
+        except OSError:
+            pass
+    _servers.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
 def pids() -> list[int]:
     """The zygotes of this grader process that are running (tests)."""
     with _lock:
