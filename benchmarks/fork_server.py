@@ -12,8 +12,10 @@
 2. Grading `--notebooks` student notebooks of `--assignment` (right and known-wrong answers in
    turn, compile_cache.py's class) with `grade_many` at `--jobs`, the batch compile cache on as
    `autograde` has it, in a fresh Python process per run, sides alternating for `--rounds`: wall
-   seconds and the CPU seconds of the grader and all its descendants (the zygote is ended and
-   reaped before they are read). Medians, and exec / fork; checks whose verdict differs (must be 0).
+   seconds and the CPU seconds of the grader and all its descendants, read from a cpuacct cgroup (v1)
+   or a cgroup v2 of its own the run is started in (root; workers on the CPU stay in it, their memory
+   cap being RLIMIT_AS), else from getrusage, which misses the workers that a pid 1 reaped. Medians,
+   and exec / fork; checks whose verdict differs (must be 0).
 """
 from __future__ import annotations
 
@@ -89,11 +91,35 @@ def starts(n: int) -> dict:
     return row
 
 
+def _cpu_cgroup() -> tuple[str, str] | None:
+    """A fresh cgroup that counts CPU time: (its folder, the file that holds the count), or None."""
+    for root, counter in (("/sys/fs/cgroup/cpuacct", "cpuacct.usage"), ("/sys/fs/cgroup", "cpu.stat")):
+        if os.path.exists(os.path.join(root, counter)) or os.path.exists(os.path.join(root, "cgroup.procs")):
+            path = os.path.join(root, f"jaxcourse-bench-{os.getpid()}-{time.monotonic_ns()}")
+            try:
+                os.mkdir(path)
+            except OSError:
+                continue
+            if os.path.exists(os.path.join(path, counter)):
+                return path, counter
+            os.rmdir(path)
+    return None
+
+
+def _cgroup_cpu_s(group: tuple[str, str]) -> float:
+    text = Path(group[0], group[1]).read_text()
+    if group[1] == "cpuacct.usage":
+        return int(text) / 1e9
+    return int(next(line.split()[1] for line in text.splitlines() if line.startswith("usage_usec"))) / 1e6
+
+
 def child(spec_file: str):
     """In a fresh process: grade the batch; print seconds, CPU seconds and verdicts as one JSON line."""
     import compile_cache as cc
     from autograder.sandbox import forkserver
     spec = json.loads(Path(spec_file).read_text())
+    if spec.get("cgroup"):
+        Path(spec["cgroup"], "cgroup.procs").write_text("0")
     out = cc.run_batch(spec["paths"], spec["jobs"], True, spec["cell_timeout"])
     forkserver.shutdown()
     usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
@@ -102,14 +128,25 @@ def child(spec_file: str):
 
 
 def batch(paths: list[str], fork: bool, jobs: int, cell_timeout: float) -> dict:
+    group = _cpu_cgroup()
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump({"paths": paths, "jobs": jobs, "cell_timeout": cell_timeout}, fh)
+        json.dump({"paths": paths, "jobs": jobs, "cell_timeout": cell_timeout, "cgroup": group and group[0]}, fh)
     env = {**os.environ, "JAX_PLATFORMS": "cpu", SWITCH: "1" if fork else "0"}
     r = subprocess.run([sys.executable, __file__, "--child", fh.name], capture_output=True, text=True, env=env)
     os.unlink(fh.name)
     if r.returncode != 0:
         raise SystemExit(f"the batch failed:\n{r.stderr[-3000:]}")
-    return json.loads(r.stdout.splitlines()[-1])
+    out = json.loads(r.stdout.splitlines()[-1])
+    if group:
+        time.sleep(1)     # the last workers' processes, ended with the grader, leave the cgroup
+        out["cpu_s"] = _cgroup_cpu_s(group)
+        for _ in range(50):
+            try:
+                os.rmdir(group[0])
+                break
+            except OSError:
+                time.sleep(0.2)
+    return out
 
 
 def batches(args) -> dict:
