@@ -1,6 +1,9 @@
 """Running untrusted student code.
 
-- `process`      the grader's side: Limits, the isolation level, WorkerProcess (request and reply)
+- `process`      the grader's side: Limits, WorkerProcess (request and reply)
+- `isolation`    which isolation level a worker gets, and the exec path's `unshare` command
+- `forkserver`   the grader's side of the fork server: start it, ask it for workers, their handles
+- `zygote`       the fork server: imports JAX once, forks each worker (as `unshare` would), then stage 2
 - `host`         what the grader keeps on the host: scratch folders and their sweep, uid leases
 - `inside`       what runs inside the namespaces: mounts, limits, credentials, the supervisor
                  (standard library only, with `procs`, `seccomp` and `memlimit`)

@@ -1,7 +1,7 @@
 """Stage 2 of a worker: what runs inside its namespaces, before and around the worker itself.
 
 `python -m autograder.sandbox.inside CONFIG` is started by `process.WorkerProcess` (through `unshare`
-in the namespace modes). It forks: the parent stays as the supervisor (`_supervise`), the child
+in the namespace modes), or `stage2` is called in a child of the fork server (`zygote.py`). It forks: the parent stays as the supervisor (`_supervise`), the child
 confines itself (`isolate`: mounts, network, disk, limits, credentials, seccomp) and becomes the
 worker (`worker.py`). It imports the standard library only (and the stdlib-only `procs`, `seccomp`,
 `memlimit`): it runs before the worker may import numpy or JAX, and single-threaded.
@@ -233,9 +233,9 @@ def isolate(config: dict):
 
     Runs in the process that becomes the worker: in the namespace modes it starts as root of fresh
     mount, PID, network and IPC namespaces; in `process` mode, as the grader's user. After it, the
-    process holds the request/reply channel on fds 3 and 4 and only has to exec the worker. (A
-    pre-forked worker parent would call this in each forked child, after unshare(2), instead of
-    exec'ing a fresh interpreter.)
+    process holds the request/reply channel on fds 3 and 4 and only has to start the worker: exec a
+    fresh interpreter (`_exec_worker`), or, forked from the fork server that already imported JAX
+    (`zygote.py`, after the same namespaces by unshare(2)), call the worker's main in place.
     """
     mode, without = config["mode"], set(config.get("without", ()))
     keep = config["reachable"]
@@ -290,8 +290,6 @@ def isolate(config: dict):
 
 def _exec_worker(config: dict):
     os.execve(sys.executable, [sys.executable, "-m", "autograder.sandbox.worker"], config["env"])
-
-
 
 
 def _supervise(worker: int, lifeline: int, mode: str):
@@ -382,12 +380,15 @@ def _end_all(mode: str):
         time.sleep(0.01)
 
 
-def stage2(config: dict):
+def stage2(config: dict, run_worker=None):
+    """The supervisor and the worker; `run_worker(config)` starts the worker once it is confined
+    (never returns): by default it execs `python -m autograder.sandbox.worker`."""
+    run_worker = run_worker or _exec_worker
     memlimit.enter(config.get("memory"))  # before the fork: the worker starts inside its cgroup
     lifeline = config.get("lifeline")
     if lifeline is None:  # benchmarks only: no supervisor, the worker is the first process
         isolate(config)
-        _exec_worker(config)
+        run_worker(config)
     supervisor = os.getpid()
     worker = os.fork()
     if worker == 0:
@@ -399,7 +400,7 @@ def stage2(config: dict):
                 if os.getppid() != supervisor:
                     os._exit(1)
             isolate(config)
-            _exec_worker(config)
+            run_worker(config)
         except BaseException:
             import traceback
             traceback.print_exc()

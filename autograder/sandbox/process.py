@@ -48,11 +48,11 @@ import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
-from . import compile_cache, compile_effort, devices, memlimit, procs
+from . import compile_cache, compile_effort, devices, forkserver, memlimit, procs
 from .host import UidLease, make_scratch, python_roots
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
+from .isolation import _unshare_command, choose_isolation, isolation_label  # noqa: F401 (re-exported)
 
 PROTECTIONS = ("network", "disk", "files", "lifetime", "seccomp")   # what `Limits.bench_without` may switch off
 
@@ -91,55 +91,6 @@ class WorkerDied(Exception):
 class ForgedReply(WorkerDied):
     """A reply arrived for a request that had already been answered: the first answer was written
     by student code into the grader's channel."""
-
-
-_UNSHARE = ["unshare", "--mount", "--pid", "--fork", "--mount-proc", "--propagation", "private"]
-_UNSHARE_USER = ["unshare", "--user", "--map-root-user", "--mount", "--pid", "--fork", "--mount-proc",
-                 "--propagation", "private"]
-
-
-def _unshare_command(mode: str, without=()) -> list[str]:
-    base = _UNSHARE if mode == "namespace" else _UNSHARE_USER
-    extra = []
-    if "network" not in without:
-        extra.append("--net")
-    if "disk" not in without:
-        extra.append("--ipc")
-    return base[:-3] + extra + base[-3:]  # flags before `--mount-proc --propagation private`
-
-
-@lru_cache(maxsize=None)
-def _works(cmd: tuple) -> bool:
-    if not shutil.which("unshare"):
-        return False
-    try:
-        return subprocess.run([*cmd, "true"], capture_output=True, timeout=20).returncode == 0
-    except Exception:
-        return False
-
-
-def choose_isolation(requested: str) -> str:
-    """`namespace` as root; `userns` (unprivileged user namespaces) otherwise; else `process`.
-
-    Both namespace modes include the network and IPC namespaces: a machine that cannot give the
-    worker a network of its own gets `process`, which says so in its results."""
-    if requested == "process":
-        return "process"
-    root_ok = os.geteuid() == 0 and _works(tuple(_unshare_command("namespace")))
-    user_ok = _works(tuple(_unshare_command("userns")))
-    if requested == "namespace" and root_ok:
-        return "namespace"
-    if requested == "userns" and user_ok:
-        return "userns"
-    if requested in ("namespace", "userns"):
-        raise RuntimeError(f"{requested} isolation is not available here (needs util-linux `unshare`"
-                           f"{' and root' if requested == 'namespace' else ' and user namespaces'})")
-    return "namespace" if root_ok else "userns" if user_ok else "process"
-
-
-def isolation_label(mode: str) -> str:
-    """The `isolation` value of a result: `process` mode states that the network is open."""
-    return "process-network-open" if mode == "process" else mode
 
 
 def _signal_name(code: int) -> str:
@@ -184,22 +135,8 @@ class WorkerProcess:
             lifeline_fd = theirs.detach()
             child_fds.append(lifeline_fd)
         out, err = open(self.stdout_path, "wb"), open(self.stderr_path, "wb")
-        # MALLOC_ARENA_MAX: glibc reserves 64 MB of address space per malloc arena, up to 8 per core, and
-        # XLA starts a thread pool per core: on a 16-core lab machine a CPU worker under its 4 GB RLIMIT_AS
-        # could not start XLA's threads. Two arenas keep its address space near its use (1.5 -> 0.6 GB).
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": work, "LANG": "C.UTF-8",
-               "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-               "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
-        platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS"))
-        if platforms:
-            env["JAX_PLATFORMS"] = platforms
-        # PYTHONPATH: a grader run from a checkout rather than installed (labcheck on a lab's own
-        # python3) finds this package and its wheels through it, and so must the worker
-        for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "PYTHONPATH",
-                    "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
-            if key in os.environ:
-                env[key] = os.environ[key]
-        env.update(self.device_lease.environment)
+        base = base_environment()   # also the fork server's (forkserver.py): what is not the worker's own
+        env = {**base, "HOME": work, **self.device_lease.environment}
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
         cache_fd, cache_env, hide = compile_cache.for_worker(limits, hide, self.isolation == "userns")
@@ -221,12 +158,16 @@ class WorkerProcess:
             os.chown(work, self.uid, self.uid)
             os.chmod(work, 0o700)  # another student's worker (another uid) cannot read these cells
         cmd = _unshare_command(self.isolation, without) + stage2 if namespaced else stage2
-        self.proc = subprocess.Popen(
+        popen = lambda: subprocess.Popen(  # noqa: E731
             cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=err, cwd=self.scratch, env=env,
             start_new_session=True, pass_fds=tuple(child_fds), close_fds=True)
-        for fd in child_fds:
-            os.close(fd)
-        out.close(), err.close()
+
+        def release():   # the grader's copies of the worker's fds, once its first process has them
+            for fd in child_fds:
+                os.close(fd)
+            out.close(), err.close()
+        self.proc = forkserver.launch(popen, release, base, {"config": config, "cwd": self.scratch,
+                                      "numbers": child_fds}, [out.fileno(), err.fileno(), *child_fds])
         self.started = time.perf_counter()
         self._answered: set[str] = set()
         self._budgets: dict[str, int] = {}   # nonce -> the most bytes its reply may have
@@ -435,3 +376,24 @@ class WorkerProcess:
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.memory.remove()
         self.device_lease.release()
+
+
+def base_environment() -> dict:
+    """The worker's environment but for what is its own (HOME, its devices, its compile cache and
+    effort): the fork server's environment, and the key of its zygote."""
+    # MALLOC_ARENA_MAX: glibc reserves 64 MB of address space per malloc arena, up to 8 per core, and
+    # XLA starts a thread pool per core: on a 16-core lab machine a CPU worker under its 4 GB RLIMIT_AS
+    # could not start XLA's threads. Two arenas keep its address space near its use (1.5 -> 0.6 GB).
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+           "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+           "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
+    platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS"))
+    if platforms:
+        env["JAX_PLATFORMS"] = platforms
+    # PYTHONPATH: a grader run from a checkout rather than installed (labcheck on a lab's own
+    # python3) finds this package and its wheels through it, and so must the worker
+    for key in ("XLA_FLAGS", "CUDA_VISIBLE_DEVICES", "TPU_VISIBLE_CHIPS", "PYTHONPATH",
+                "LD_LIBRARY_PATH", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
+        if key in os.environ:
+            env[key] = os.environ[key]
+    return env
