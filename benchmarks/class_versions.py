@@ -83,11 +83,8 @@ def main():
     ap.add_argument("rev", nargs="?", default="b4b601d")
     ap.add_argument("--class-size", type=int, default=100)
     ap.add_argument("--assignment", default="03_control_flow")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--cell-timeout", type=float, default=15.0)
-    ap.add_argument("--json")
-    ap.add_argument("--child")
+    from compile_cache import batch_options
+    batch_options(ap, rounds=2)
     args = ap.parse_args()
     if args.child:
         return run_child(args.child)

@@ -135,16 +135,21 @@ def compare(label: str, paths: list[str], jobs: int, rounds: int, cell_timeout: 
     return row
 
 
+def batch_options(ap, rounds: int):
+    """The options every batch benchmark shares: --jobs, --rounds, --cell-timeout, --json, --child."""
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=rounds)
+    ap.add_argument("--cell-timeout", type=float, default=15.0)
+    ap.add_argument("--json")
+    ap.add_argument("--child")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--per-assignment", type=int, default=5)
     ap.add_argument("--class-size", type=int, default=100)
     ap.add_argument("--class-assignment", default="03_control_flow")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=1)
-    ap.add_argument("--cell-timeout", type=float, default=15.0)
-    ap.add_argument("--json")
-    ap.add_argument("--child")
+    batch_options(ap, rounds=1)
     args = ap.parse_args()
     if args.child:
         spec = json.loads(Path(args.child).read_text())

@@ -176,11 +176,8 @@ def main():
     ap.add_argument("--starts", type=int, default=7)
     ap.add_argument("--notebooks", type=int, default=8)
     ap.add_argument("--assignment", default="03_control_flow")
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--cell-timeout", type=float, default=15.0)
-    ap.add_argument("--json")
-    ap.add_argument("--child")
+    from compile_cache import batch_options
+    batch_options(ap, rounds=2)
     args = ap.parse_args()
     if args.child:
         return child(args.child)

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from support.machine import unavailable
 from support.notebooks import TEST_TIMEOUT
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the fork server is Linux only")
@@ -65,20 +66,26 @@ def _run(worker, source: str) -> str:
         return fh.read()
 
 
+def _run_forked(limits, mode: str, source: str) -> str:
+    """Run `source` in a worker forked from the zygote in isolation `mode`; its output."""
+    if not _mode(mode):
+        unavailable(f"{mode} isolation is not available here")
+    worker = _forked_worker(limits, isolation=mode)
+    try:
+        out = _run(worker, source)
+        assert worker.proc._popen is None, "the worker took the exec path"
+    finally:
+        worker.close()
+    return out
+
+
 def _line(out: str, tag: str) -> str:
     return next(line for line in out.splitlines() if line.startswith(tag + " "))[len(tag) + 1:]
 
 
 @pytest.mark.parametrize("mode", ["namespace", "userns", "process"])
 def test_a_forked_worker_holds_its_channels_only(limits, mode):
-    if not _mode(mode):
-        pytest.skip(f"{mode} isolation is not available here")
-    worker = _forked_worker(limits, isolation=mode)
-    try:
-        out = _run(worker, FD_CELL)
-        assert worker.proc._popen is None, "the worker took the exec path"
-    finally:
-        worker.close()
+    out = _run_forked(limits, mode, FD_CELL)
     # (the fd os.listdir held on /proc/self/fd is closed by the time it is read: not listed)
     fds = {int(k): v for k, v in json.loads(_line(out, "FDS")).items()}
     assert sorted(fds) == [0, 1, 2, 3, 4, 5], fds
@@ -89,13 +96,7 @@ def test_a_forked_worker_holds_its_channels_only(limits, mode):
 
 @pytest.mark.parametrize("mode", ["namespace", "userns"])
 def test_a_forked_worker_cannot_see_the_zygote(limits, mode):
-    if not _mode(mode):
-        pytest.skip(f"{mode} isolation is not available here")
-    worker = _forked_worker(limits, isolation=mode)
-    try:
-        out = _run(worker, FD_CELL)
-    finally:
-        worker.close()
+    out = _run_forked(limits, mode, FD_CELL)
     pids, me = _line(out, "PIDS").rsplit(" ", 1)
     assert json.loads(pids) == [1, int(me)], "the worker sees processes other than its supervisor"
     # (the supervisor and the worker keep the zygote's command line: they are its forks, not it)
@@ -174,7 +175,7 @@ GRADER = textwrap.dedent("""\
 @pytest.mark.parametrize("mode", ["namespace", "process"])
 def test_the_zygote_and_its_workers_end_with_the_grader(tmp_path, mode):
     if not _mode(mode):
-        pytest.skip(f"{mode} isolation is not available here")
+        unavailable(f"{mode} isolation is not available here")
     script = tmp_path / "grader.py"
     script.write_text(GRADER)
     grader = subprocess.Popen([sys.executable, str(script), mode], stdout=subprocess.PIPE, text=True,
