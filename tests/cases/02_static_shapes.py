@@ -231,6 +231,17 @@ CASES = {
         "cells": {"masked_mean": "def masked_mean(padded, mask):\n    return jnp.sum(padded) / jnp.sum(mask)\n"},
         "fails": ["masked_mean_correctness"],
     },
+    "masked_mean_multiplies_by_float_mask": {
+        "why": "zeroes the padding by multiplying with the mask as floats: right for finite padding, but a "
+               "masked-out inf or nan gives inf * 0 = nan and poisons the sum. (The red team's atk02 wrote "
+               "padded * mask with the bool mask: XLA rewrites a product with a converted bool into a select, "
+               "so that answer's values are right on this backend and no value check can fail it; the "
+               "explicit astype is a separate eager op and keeps the IEEE nan.)",
+        "cells": {"masked_mean": (
+            "def masked_mean(padded, mask):\n"
+            "    return jnp.sum(padded * mask.astype(padded.dtype)) / jnp.sum(mask)\n")},
+        "fails": ["masked_mean_correctness"],
+    },
 }
 
 

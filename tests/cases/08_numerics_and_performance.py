@@ -196,6 +196,31 @@ CASES = {
             "    return c[..., 0] + jnp.log(jnp.sum(jnp.exp(x - c), axis=-1))\n")},
         "fails": ["stable_logsumexp_correctness_2"],
     },
+    "stable_logsumexp_bfloat16_arithmetic": {
+        "why": "shifted by the row max, but exp, log and the shift's addition in the input dtype (red team, "
+               "atk08a; jnp.sum itself accumulates bfloat16 in float32): log(sum) rounded to bfloat16 before "
+               "the shift is added is off by up to half a bfloat16 step of log(sum), 2**-5 for sums of 3e3 "
+               "to 9e6 terms, which shows where the shift and log(sum) cancel and the result is near 0",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    m = jnp.max(x, axis=-1, keepdims=True)\n"
+            "    return jnp.log(jnp.sum(jnp.exp(x - m), axis=-1)) + m[..., 0]\n")},
+        "fails": ["stable_logsumexp_correctness_2"],
+    },
+    "stable_logsumexp_bfloat16_pairwise_tree": {
+        "why": "the sum as a pairwise tree of additions in the input dtype (more accurate than a running sum, "
+               "but every partial sum, and log(sum), is still rounded to bfloat16)",
+        "cells": {"stable_logsumexp": (
+            "def stable_logsumexp(x):\n"
+            "    m = jnp.max(x, axis=-1, keepdims=True)\n"
+            "    s = jnp.exp(x - m)\n"
+            "    while s.shape[-1] > 1:\n"
+            "        if s.shape[-1] % 2:\n"
+            "            s = jnp.concatenate([s, jnp.zeros_like(s[..., :1])], axis=-1)\n"
+            "        s = s[..., 0::2] + s[..., 1::2]\n"
+            "    return m[..., 0] + jnp.log(s[..., 0])\n")},
+        "fails": ["stable_logsumexp_correctness_2"],
+    },
     "stable_logsumexp_global_max": {
         "why": "shifts every row by the maximum of the whole array: a row far below it underflows to log(0)",
         "cells": {"stable_logsumexp": (
