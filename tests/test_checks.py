@@ -467,6 +467,7 @@ def test_required_loop_must_do_the_work(fns):
               contains=["does not depend on it", "zero iterations", "closed form", "fix: loop with lax.fori_loop"])
     fails(check.assert_has_primitive, fns["ema_scan_as_map"], (jnp.ones(1000), 0.5), "scan",
           contains=["does not depend on it", "carry never updated", "do not feed each other"])
+    check.assert_has_primitive(fns["fori"], (x, jnp.int32(3)), "mul")   # not a loop or branch: presence alone
 
 
 def test_required_cond_must_choose_the_result(fns):

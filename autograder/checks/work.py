@@ -17,8 +17,9 @@ An occurrence *matters* when one of these changes the result (beyond `agreement.
 rounding tolerance) on the check's inputs moved by `agreement.perturbed` (a check's own inputs are
 often all ones, and squaring ones is a loop that changes nothing), or failing that on its own
 inputs. A `cond` must also choose its branch by a value computed from the function's arguments (a
-constant index is no branch). The probe returns plain data; `require_work` takes the verdict in
-the grader.
+constant index is no branch). Only these three are neutralised: a check that requires another
+primitive (`mul`) judges its presence alone. The probe returns plain data; `require_work` takes the
+verdict in the grader.
 
 Work done on the host (`pure_callback`, `io_callback`, an FFI call: a step that returns values from
 host code) is not in the jaxpr at all, so no structure check can vouch for it: `summarise_jaxpr`
@@ -59,9 +60,14 @@ def _walk(jaxpr, visit):
             _sub(value, lambda j: (_walk(j, visit), j)[1])
 
 
+# The primitives this module knows how to neutralise; a check that requires another (`mul`) is
+# judged by presence alone.
+NEUTRALISED = ("while", "scan", "cond")
+
+
 def _wanted(eqn, primitives, n_branches):
     name = eqn.primitive.name
-    if name not in primitives:
+    if name not in primitives or name not in NEUTRALISED:
         return False
     return n_branches is None or name != "cond" or len(eqn.params.get("branches", ())) == n_branches
 
@@ -205,7 +211,7 @@ def require_work(title: str, result: dict, primitives, fix: str):
     """Fail unless one occurrence of the required primitive matters to the result (`required_work`)."""
     refuse_host_calls(title, result["host_calls"])
     found = result["occurrences"]
-    if any(o["matters"] and o["index_from_inputs"] for o in found):
+    if any(o["matters"] and o["index_from_inputs"] for o in found) or not set(primitives) & set(NEUTRALISED):
         return
     what = "/".join(primitives)
     if any(o["matters"] for o in found):
