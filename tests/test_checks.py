@@ -97,6 +97,64 @@ def act_switch(x, k):
 def act_two_conds(x, k):
     return lax.cond(k == 0, lambda y: y, lambda y: lax.cond(k == 1, jax.nn.relu, jnp.tanh, y), x)
 
+# a loop or branch that is there but does no work (red team, issue: structure by presence only)
+def power_with_idle_while(x, n):
+    n = lax.while_loop(lambda c: False, lambda c: c, jnp.asarray(n, jnp.int32))
+    return jnp.where(n == 0, x, jnp.abs(x) ** (2.0 ** n.astype(jnp.float32)))
+
+def power_with_unused_loop(x, n):
+    busy = lax.fori_loop(0, n, lambda i, c: jnp.tanh(c), x)     # runs n times, its result thrown away
+    return jnp.abs(x) ** (2.0 ** jnp.asarray(n, jnp.float32)) + 0.0 * busy
+
+def collatz_while(n):
+    step = lambda c: (jnp.where(c[0] % 2 == 0, c[0] // 2, 3 * c[0] + 1), c[1] + 1)
+    return lax.while_loop(lambda c: c[0] != 1, step, (n, 0))[1]
+
+def ema_scan(x, alpha):
+    step = lambda y, r: (alpha * r + (1 - alpha) * y, alpha * r + (1 - alpha) * y)
+    return jnp.concatenate([x[:1], lax.scan(step, x[0], x[1:])[1]])
+
+def ema_scan_as_map(x, alpha):
+    # a scan whose iterations do not feed each other (its carry only counts), then a closed form
+    _, ys = lax.scan(lambda c, r: (c + 1.0, alpha * r), 0.0, x)
+    w = (1 - alpha) ** jnp.arange(x.shape[0], dtype=x.dtype)
+    return jnp.cumsum(ys / w) * w + (1 - alpha) * w * (x[0] - ys[0] / alpha * alpha)
+
+def halve_idle_cond(x):
+    x = lax.cond(True, lambda v: v, lambda v: v, x)
+    return jnp.where(jnp.max(x) - jnp.min(x) > 1.0, x / 2, x)
+
+def halve_same_branches(x):
+    y = lax.cond(jnp.max(x) - jnp.min(x) > 1.0, lambda v: v * 1.0, lambda v: v + 0.0, x)
+    return jnp.where(jnp.max(x) - jnp.min(x) > 1.0, y / 2, y)
+
+def halve_constant_index(x):
+    return jnp.where(jnp.max(x) - jnp.min(x) > 1.0, lax.cond(True, lambda v: v / 2, lambda v: v, x), x)
+
+def act_idle_switch(x, k):
+    x = lax.switch(0, [lambda v: v] * 4, x)
+    k = jnp.clip(k, 0, 3)
+    return jnp.select([k == 0, k == 1, k == 2], [x, jax.nn.relu(x), jnp.tanh(x)], jax.nn.sigmoid(x))
+
+def fori_printing(x, n):
+    jax.debug.print("x={x}", x=x)
+    return lax.fori_loop(0, n, lambda i, y: y * y, x)
+
+def fori_with_callback(x, n):
+    squared = jax.pure_callback(lambda a: np.asarray(a) ** 2, jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+    return lax.fori_loop(0, n, lambda i, y: y * y, squared)
+
+def dists_in_callback(x, y):
+    def host(a, b):
+        a, b = np.asarray(a), np.asarray(b)
+        return ((a[:, None, :] - b[None, :, :]) ** 2).sum(-1).astype(a.dtype)
+    return jax.pure_callback(host, jax.ShapeDtypeStruct((x.shape[0], y.shape[0]), x.dtype), x, y)
+
+def dists_in_io_callback(x, y):
+    from jax.experimental import io_callback
+    host = lambda a, b: ((np.asarray(a)[:, None] - np.asarray(b)[None]) ** 2).sum(-1).astype(np.float32)
+    return io_callback(host, jax.ShapeDtypeStruct((x.shape[0], y.shape[0]), x.dtype), x, y)
+
 def hvp_fwd_over_rev(f, x, v):
     return jax.jvp(jax.grad(f), (x,), (v,))[1]
 
@@ -392,6 +450,54 @@ def test_loop_primitive(fns):
     check.assert_has_primitive(fns["fori"], (1.0, 5), ("while", "scan"))
     fails(check.assert_has_primitive, fns["range_loop"], (1.0, 5), ("while", "scan"),
           static_argnums=(1,), contains=["no while/scan"])
+
+
+def test_required_loop_must_do_the_work(fns):
+    """Present is not enough: the loop must matter to the result (checks/work.py). A loop that runs
+    zero times, or runs and is thrown away, or a scan whose iterations do not feed each other, fails;
+    while loops, fori_loops (traced and static counts) and scans that carry the work pass, on inputs of
+    ones too (squaring ones changes nothing: the check moves the inputs)."""
+    x = jnp.ones(4)
+    check.assert_has_primitive(fns["fori"], (x, jnp.int32(1000)), ("while", "scan"))
+    check.assert_has_primitive(fns["fori"], (x, 10), ("while", "scan"), static_argnums=(1,))
+    check.assert_has_primitive(fns["collatz_while"], (jnp.int32(27),), "while")
+    check.assert_has_primitive(fns["ema_scan"], (jnp.ones(1000), 0.5), "scan")
+    for name, args in [("power_with_idle_while", (x, jnp.int32(1000))), ("power_with_unused_loop", (x, jnp.int32(7)))]:
+        fails(check.assert_has_primitive, fns[name], args, ("while", "scan"), fix="loop with lax.fori_loop",
+              contains=["does not depend on it", "zero iterations", "closed form", "fix: loop with lax.fori_loop"])
+    fails(check.assert_has_primitive, fns["ema_scan_as_map"], (jnp.ones(1000), 0.5), "scan",
+          contains=["does not depend on it", "carry never updated", "do not feed each other"])
+    check.assert_has_primitive(fns["fori"], (x, jnp.int32(3)), "mul")   # not a loop or branch: presence alone
+
+
+def test_required_cond_must_choose_the_result(fns):
+    """A cond whose branches are the same function, or whose result is not returned, fails; one whose
+    index is a constant fails as such; real conds pass whichever branch the input takes."""
+    wide = jnp.array([0.0, 3.0, 1.0])
+    check.assert_cond_branches(fns["halve_cond"], (jnp.ones(3),), 2)
+    check.assert_cond_branches(fns["act_switch"], (jnp.ones((3, 3)), jnp.int32(0)), 4)
+    for name in ("halve_idle_cond", "halve_same_branches"):
+        fails(check.assert_cond_branches, fns[name], (wide,), 2,
+              contains=["does not depend on which branch runs", "jnp.where", "lax.cond(pred"])
+    fails(check.assert_cond_branches, fns["halve_constant_index"], (wide,), 2,
+          contains=["index is a constant", "constant predicate"])
+    fails(check.assert_cond_branches, fns["act_idle_switch"], (jnp.ones((3, 3)), jnp.int32(2)), 4,
+          contains=["does not depend on which branch runs", "lax.switch"])
+
+
+def test_host_callbacks_fail_every_structure_check(fns):
+    """Work a callback does on the host is in no jaxpr: no structure check vouches for it. A
+    debug print returns nothing into the program and is allowed."""
+    x = jnp.ones(4)
+    check.assert_has_primitive(fns["fori_printing"], (x, jnp.int32(5)), ("while", "scan"))
+    fails(check.assert_has_primitive, fns["fori_with_callback"], (x, jnp.int32(5)), ("while", "scan"),
+          contains=["calls host code (pure_callback)", "cannot see how it is computed", "without a callback"])
+    fails(check.assert_not_unrolled, fns["fori_with_callback"], (x, 10), (x, 1000), static_argnums=(1,),
+          contains=["pure_callback"])
+    a, b = jnp.ones((64, 8)), jnp.ones((32, 8))
+    for name, prim in [("dists_in_callback", "pure_callback"), ("dists_in_io_callback", "io_callback")]:
+        fails(check.assert_no_large_intermediate, fns[name], (a, b), 64 * 32 * 8,
+              contains=[f"calls host code ({prim})", "structure check cannot inspect"])
 
 
 def test_unrolled_loop(fns):

@@ -1,7 +1,9 @@
 """What test cells import (`from autograder import check`); the student kit ships it.
 
-- `check`        the assert_* checks (values, jit, retrace, structure, effects); `performance` has the
-                 run-time and compile-time checks, re-exported by `check`
+- `check`        the assert_* checks (values, jit, retrace, structure, effects); `structure` has the
+                 jaxpr checks and `performance` the run-time and compile-time checks, re-exported by `check`
+- `work`         whether the loop or branch a structure check requires does the work (a probe that
+                 evaluates the jaxpr with it neutralised), and host calls no structure check can vouch for
 - `failure`      CheckFailure: the one message shape, and what a hidden failure may say
 - `plausible`    the probes' results checked before a check reads them
 - `evidence`     the probes, run where the student's function lives

@@ -24,6 +24,7 @@ from .agreement import as_traced, difference, fresh_inputs, perturbed
 from .plain import NotPlainData, checked
 from .facts import describe_exception
 from .timing import compare_timings, time_against, timing_side  # noqa: F401  (probes, by name)
+from .work import required_work  # noqa: F401  (a probe, by name)
 from .tracing import (_block, _clear_caches, _counting_events, _explaining_cache_misses, _fresh_jit, _fun_name,
                       _jit_source, _jit_trace, _jitted, _summarise_miss, _tree_leaves, is_jitted,  # noqa: F401
                       summarise_jaxpr)

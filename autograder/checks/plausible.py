@@ -110,11 +110,28 @@ def _summary(summary: dict):
     branches = summary.get("cond_branches")
     if not (type(branches) is list and all(_is_int(b, 1) for b in branches) and len(branches) == prims.get("cond", 0)):
         _implausible("cond branch counts that do not match the conds of the program")
+    calls = summary.get("host_calls", [])
+    if not (type(calls) is list and all(type(c) is str for c in calls)):
+        _implausible("host calls that are not primitive names")
     largest = summary.get("largest")
     if not (type(largest) is dict and _is_int(largest.get("size")) and type(largest.get("shape")) is list
             and all(_is_int(d) for d in largest["shape"])
             and largest["size"] == (math.prod(largest["shape"]) if largest["shape"] else (1 if largest["size"] else 0))):
         _implausible("a largest value whose size is not the product of its shape")
+
+
+def work(result) -> dict:
+    """required_work: an equation count, host calls, and for each occurrence whether it mattered."""
+    result = _outcome(result)
+    if not result["ok"]:
+        return result
+    occurrences, calls = result.get("occurrences"), result.get("host_calls")
+    if not (_is_int(result.get("eqns")) and type(calls) is list and all(type(c) is str for c in calls)
+            and type(occurrences) is list and all(
+                type(o) is dict and type(o.get("primitive")) is str and type(o.get("matters")) is bool
+                and type(o.get("index_from_inputs")) is bool for o in occurrences)):
+        _implausible("a record of the required primitive's work without its counts and verdicts")
+    return result
 
 
 def timing(result) -> dict:

@@ -206,10 +206,17 @@ def _sub_jaxprs(eqn):
     return out
 
 
+# Steps whose work runs as host code, outside XLA (timing.py's LEAVES_XLA, and older JAX's names): with
+# results, their work is in no jaxpr, so no structure check can vouch for it (`work.refuse_host_calls`).
+HOST_PRIMITIVES = ("pure_callback", "io_callback", "debug_callback", "callback", "ffi_call", "custom_call")
+
+
 def summarise_jaxpr(jaxpr) -> dict:
-    """Primitive counts, equation count, cond branch counts and the largest value, through nesting."""
+    """Primitive counts, equation count, cond branch counts, the largest value and the host calls
+    that return values, through nesting."""
     prims: dict[str, int] = {}
     branches: list[int] = []
+    host: set[str] = set()
     largest = {"size": 0, "shape": [], "dtype": "", "primitive": ""}
     n_eqns = 0
     stack = [jaxpr]
@@ -221,6 +228,8 @@ def summarise_jaxpr(jaxpr) -> dict:
             prims[name] = prims.get(name, 0) + 1
             if name == "cond":
                 branches.append(len(eqn.params.get("branches", ())))
+            if name in HOST_PRIMITIVES and eqn.outvars:
+                host.add(name)
             for var in eqn.outvars:
                 aval = getattr(var, "aval", None)
                 shape = tuple(getattr(aval, "shape", ()) or ())
@@ -232,6 +241,6 @@ def summarise_jaxpr(jaxpr) -> dict:
                                "dtype": str(getattr(aval, "dtype", "")), "primitive": name}
             stack.extend(_sub_jaxprs(eqn))
     return {"primitives": prims, "eqns": n_eqns, "cond_branches": sorted(branches),
-            "largest": largest}
+            "largest": largest, "host_calls": sorted(host)}
 
 

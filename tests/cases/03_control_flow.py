@@ -251,6 +251,76 @@ CASES = {
             "    return lax.fori_loop(1, x.shape[0], body, x)\n")},
         "fails": ["ema_correctness", "ema_performance", "ema_structure"],   # the iterator is state: the traced program differs
     },
+    # ------------------------------------------------------------ a required primitive that does no work
+    "repeated_square_decorative_primitive": {
+        "why": "red team: a closed-form power beside a lax.while_loop whose condition is always False; the while is there but does no work",
+        "cells": {"repeated_square": (
+            "def repeated_square(x, n):\n"
+            "    # decorative loop: the squaring itself is a closed-form power, not repeated multiplication\n"
+            "    n = lax.while_loop(lambda c: False, lambda c: c, jnp.asarray(n, jnp.int32))\n"
+            "    return jnp.where(n == 0, x, jnp.abs(x) ** (2.0 ** n.astype(jnp.float32)))\n")},
+        "fails": ["repeated_square_structure"],
+    },
+    "newton_sqrt_decorative_primitive": {
+        "why": "red team: the Newton iterates in closed form from jnp.sqrt, beside a fori_loop whose body returns its carry",
+        "cells": {"newton_sqrt": (
+            "def newton_sqrt(a, num_iters):\n"
+            "    # closed form of the Newton iterates from jnp.sqrt itself; the fori_loop does nothing\n"
+            "    a = lax.fori_loop(0, num_iters, lambda i, c: c, a)\n"
+            "    s = jnp.sqrt(a)\n"
+            "    r = (s - 1.0) / (s + 1.0)\n"
+            "    p = r ** (2 ** num_iters)\n"
+            "    return s * (1.0 + p) / (1.0 - p)\n")},
+        "fails": ["newton_sqrt_structure"],
+    },
+    "collatz_steps_decorative_primitive": {
+        "why": "red team's form, shortened: 20 unrolled steps (wrong past 20; theirs unrolled 120, whose compile "
+               "outlasts the tests' short timeout on a loaded machine) beside a while_loop whose condition is always False",
+        "cells": {"collatz_steps": (
+            "def collatz_steps(n):\n"
+            "    m = lax.while_loop(lambda c: False, lambda c: c, jnp.asarray(n, jnp.int32))\n"
+            "    k = jnp.int32(0)\n"
+            "    for _ in range(20):\n"
+            "        done = m == 1\n"
+            "        k = jnp.where(done, k, k + 1)\n"
+            "        m = jnp.where(done, m, jnp.where(m % 2 == 0, m // 2, 3 * m + 1))\n"
+            "    return k\n")},
+        "fails": ["collatz_steps_correctness", "collatz_steps_structure"],
+    },
+    "halve_if_wide_decorative_primitive": {
+        "why": "red team: jnp.where does the choosing; lax.cond(True, id, id) is decoration",
+        "cells": {"halve_if_wide": (
+            "def halve_if_wide(x):\n"
+            "    wide = jnp.abs(jnp.max(x) - jnp.min(x)) > 1.0\n"
+            "    x = lax.cond(True, lambda v: v, lambda v: v, x)   # decorative\n"
+            "    return jnp.where(wide, x / 2, x)\n")},
+        "fails": ["halve_if_wide_structure"],
+    },
+    "activation_decorative_primitive": {
+        "why": "red team: jnp.select does the choosing; lax.switch(0, [id] * 4) is decoration",
+        "cells": {"activation": (
+            "def activation(x, kind):\n"
+            "    k = jnp.clip(kind, 0, 3)\n"
+            "    x = lax.switch(0, [lambda v: v] * 4, x)   # decorative 4-branch cond\n"
+            "    return jnp.select([k == 0, k == 1, k == 2], [x, jax.nn.relu(x), jnp.tanh(x)], jax.nn.sigmoid(x))\n")},
+        "fails": ["activation_structure"],
+    },
+    "ema_decorative_primitive": {
+        "why": "red team: a T x T weight matrix does the averaging; the scan passes x through",
+        "cells": {"ema": (
+            "def ema(x, alpha):\n"
+            "    # closed form through a T x T weight matrix, the scan is decorative\n"
+            "    x = lax.scan(lambda c, r: (c, r), 0.0, x)[1]\n"
+            "    T = x.shape[0]\n"
+            "    t = jnp.arange(T)\n"
+            "    d = (t[:, None] - t[None, :]).astype(jnp.float32)\n"
+            "    b = jnp.float32(1.0) - alpha\n"
+            "    w = jnp.where(d >= 0, alpha * b ** jnp.maximum(d, 0.0), 0.0)\n"
+            "    w = w.at[:, 0].set(b ** t.astype(jnp.float32))\n"
+            "    y = jnp.tensordot(w, x, axes=1)\n"
+            "    return y.astype(x.dtype)\n")},
+        "fails": ["ema_structure", "ema_performance"],
+    },
 }
 
 # Correct answers in other idioms than the reference: each one must pass every graded cell of the

@@ -117,6 +117,42 @@ CASES = {
             "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n")},
         "fails": ["data_parallel_step_structure"],
     },
+    "data_parallel_step_sharded_decoy": {
+        "why": "red team: the whole batch on one device, plus a sharded zeros vector folded into the result "
+               "as 0.0 * decoy.sum(): a split over all devices, but not of the batch",
+        "cells": {"data_parallel_step": _LOSS + (
+            "_mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "\n"
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    decoy = lax.with_sharding_constraint(jnp.zeros(jax.device_count()), NamedSharding(_mesh, P('batch')))\n"
+            "    grads = jax.grad(classifier_loss)(params, xs, ys)\n"
+            "    new = jax.tree.map(lambda p, g: p - lr * g, params, grads)\n"
+            "    new['b'] = new['b'] + 0.0 * decoy.sum()\n"
+            "    return new\n")},
+        "fails": ["data_parallel_step_structure"],
+    },
+    "data_parallel_step_batch_shaped_decoy": {
+        "why": "the decoy has the batch's shape (jnp.zeros_like(xs)) and is split over all devices, yet holds "
+               "none of its values: the gradient is computed from the unsplit xs",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "    decoy = jax.device_put(jnp.zeros_like(xs), NamedSharding(mesh, P('batch')))\n"
+            "    grads = jax.grad(classifier_loss)(params, xs, ys)\n"
+            "    return {'W': params['W'] - lr * grads['W'], 'b': params['b'] - lr * grads['b'] + 0.0 * decoy.sum()}\n")},
+        "fails": ["data_parallel_step_structure"],
+    },
+    "data_parallel_step_split_left_unused": {
+        "why": "device_put splits xs over the devices, but the step computes on the unsplit xs: the split's "
+               "result never reaches the new params",
+        "cells": {"data_parallel_step": _LOSS + (
+            "def data_parallel_step(params, xs, ys, lr):\n"
+            "    mesh = Mesh(np.array(jax.devices()), ('batch',))\n"
+            "    jax.device_put(xs, NamedSharding(mesh, P('batch')))\n"
+            "    grads = jax.jit(jax.grad(classifier_loss))(params, xs, ys)\n"
+            "    return jax.tree.map(lambda p, g: p - lr * g, params, grads)\n")},
+        "fails": ["data_parallel_step_structure"],
+    },
     "data_parallel_step_explicit_mesh": {
         "why": "jax.make_mesh without axis_types gives explicit axes: shard_map rejects the unsharded "
                "inputs (ValueError) before anything runs",
