@@ -39,7 +39,7 @@ def test_a_worker_compiles_quickly_when_asked_and_student_code_finds_no_variable
 
 # A student whose answer depends on how its worker compiles: right with quick compiles, wrong (and
 # slow) with full ones. Its correctness cell passes only in a quick worker; its performance cell
-# finds a program other than the one graded only in a fully optimizing one.
+# finds that the fully optimizing timing worker traced another program than the quick worker did.
 SOLUTION = ("QUICK = jax.config.read('jax_disable_most_optimizations')\n\n"
             "def wave(x):\n"
             "    ### BEGIN SOLUTION\n"
@@ -75,7 +75,7 @@ def test_the_correctness_worker_compiles_quickly_and_the_timing_worker_fully(tmp
     verdicts = {c["name"]: (c["passed"], c["message"]) for e in result["exercises"].values() for c in e["checks"]}
     assert verdicts["wave_correctness"][0], verdicts["wave_correctness"][1]
     passed, message = verdicts["wave_performance"]
-    assert not passed and "computes something else than the reference" in message, message
+    assert not passed and "traced where the other checks ran, the same function and inputs give" in message, message
 
 
 SPY = """
