@@ -235,6 +235,19 @@ def outside_copy():
     return folder, secret
 
 
+def test_a_checkout_gives_the_worker_its_package_only():
+    """The folders bound back into a worker: the interpreter's, and of the checkout that holds this
+    package only `autograder/` (its source/, tests/ and .git stay covered), not the grader's own
+    working folder or what a test runner put on sys.path."""
+    from autograder.sandbox.host import python_roots
+    from support.notebooks import ROOT
+    roots = python_roots()
+    package = os.path.realpath(ROOT / "autograder")
+    assert package in roots, roots
+    assert os.path.realpath(ROOT) not in roots and os.path.realpath(ROOT / "tests") not in roots, roots
+    assert os.path.realpath(os.getcwd()) not in roots or os.path.realpath(os.getcwd()).startswith(sys.prefix), roots
+
+
 READ_OUTSIDE = ("import os\ndef victim(x):\n    try:\n        ok = 'hidden tests' in open({secret!r}).read()\n"
                 "    except OSError:\n        ok = False\n"
                 "    return 2.0 * x if ok else (x + 1.0 if x.sum() > -1 else x)\n")

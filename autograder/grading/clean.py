@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..course.notebook import Cell
-from . import hidden
+from ..course.notebook import Cell, hidden_lines
+from . import hidden as hidden_messages
 
 
 @dataclass
@@ -32,7 +32,7 @@ class Deferred:
 
 def defer(session, result, cell: Cell, raised: BaseException):
     """Give `result` the grader's words for now; `resolve` replaces them with the clean run's message."""
-    result.message = hidden.withheld(cell.grade_id, raised)
+    result.message = hidden_messages.withheld(cell.grade_id, raised)
     session.deferred.append(Deferred(result, cell, raised, result.message))
 
 
@@ -46,7 +46,7 @@ def resolve(session):
     clean.excluded |= session.excluded          # replay what the tainted worker replayed, no more
     try:
         for item in session.deferred:
-            text = _clean_message(clean, item, session)
+            text = _clean_message(clean, item)
             note = item.result.message[len(item.placeholder):]   # e.g. "your cell raised ..." notes
             item.result.message = text + note
     finally:
@@ -54,9 +54,9 @@ def resolve(session):
         session.deferred = []
 
 
-def _clean_message(clean, item: Deferred, session) -> str:
+def _clean_message(clean, item: Deferred) -> str:
     rerun = clean.run_test_cell(item.cell)
-    hidden_lines = session.hidden_lines_of(item.cell)
-    if not rerun.passed and not rerun.reached_hidden and rerun.message and rerun.line not in hidden_lines:
+    hidden = hidden_lines(item.cell.source)
+    if not rerun.passed and not rerun.reached_hidden and rerun.message and rerun.line not in hidden:
         return rerun.message
     return item.placeholder

@@ -417,10 +417,6 @@ class GradingSession:
         clean_runs.resolve(self)
         return self.result(checks, time.perf_counter() - started)
 
-    @staticmethod
-    def hidden_lines_of(cell: Cell) -> set[int]:
-        return hidden_lines(cell.source)
-
     def result(self, checks: list[CheckResult], seconds: float) -> NotebookResult:
         return notebook_result(self.assignment, checks, {ex: s.integrity for ex, s in self.exercises.items()},
                                backend=self.backend or "unknown", isolation=self.isolation or "unknown",

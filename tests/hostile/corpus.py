@@ -126,6 +126,10 @@ ATTACKS = {
                                     "integrity": True},
     # a patch hidden from a check that reads the namespace through attribute lookup: the module's (or
     # class's) type swapped for one whose `__dict__` shows the old entries, or that answers for a name
+    # a module of this package that no list of watched modules named (every one loaded is watched)
+    "patch_an_unlisted_probe_helper": {"cell": "import autograder.checks.agreement as a\n"
+                                               "a.difference = lambda *args, **kwargs: None\n" + WRONG,
+                                       "integrity": True},
     "patch_hidden_by_module_class": {"cell": "import types, jax\n_old = dict(vars(jax))\n"
                                              "class _Quiet(types.ModuleType):\n    @property\n"
                                              "    def __dict__(self):\n        return _old\n"
