@@ -37,12 +37,12 @@ c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedE
 c.ClearSolutions.enforce_metadata = True
 
 # Each notebook's kernel compiles quickly (JAX's `jax_disable_most_optimizations`: XLA's backend
-# optimization level 0), as the `autograder` CLI's correctness workers do: most of autograding a
+# optimization level 0; XLA's older CPU emitters), as the `autograder` CLI's correctness workers do: most of autograding a
 # notebook is XLA compiling small programs that run once. Values and verdicts are those of a full
 # compile (autograder/sandbox/compile_effort.py says what was measured); the two programs a
 # performance check times are compiled with every optimization whatever this says
-# (autograder/checks/timing.py). Set before the notebook's first cell, so before JAX is imported; the
-# expression binds no name in the student's namespace.
+# (autograder/checks/timing.py). Set before the notebook's first cell, so before JAX is imported
+# (autograder/sandbox/compile_effort.py's `for_kernel`); the expression binds no name in the student's namespace.
 #
 # Where `nbgrader autograde` is started by the autograder's own runs (the tests, `make demo` with
 # NBGRADER=1), its environment names a compile cache the grader built from the reference solutions and
@@ -51,6 +51,6 @@ c.ClearSolutions.enforce_metadata = True
 # (a plain `nbgrader autograde`), it does nothing.
 c.Execute.extra_arguments = [
     "--HistoryManager.hist_file=:memory:",
-    "--IPKernelApp.exec_lines=__import__('os').environ.setdefault('JAX_DISABLE_MOST_OPTIMIZATIONS', '1')",
+    "--IPKernelApp.exec_lines=__import__('autograder.sandbox.compile_effort', fromlist=['_']).for_kernel()",
     "--IPKernelApp.exec_lines=__import__('autograder.classroom.kernel_cache', fromlist=['_']).install_from_environment()",
 ]

@@ -28,8 +28,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
+# Appended, not put first: class_versions.py imports this module in its children too, which must import
+# their own side's package (their PYTHONPATH) rather than this checkout's.
+for _folder in (ROOT, ROOT / "tests"):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 HOSTILE = {"crash": "import os\nos._exit(1)\n", "hang": "while True:\n    pass\n"}
 

@@ -1,6 +1,7 @@
 """Correctness workers on the CPU compile without XLA's costly passes; the timing worker compiles with
 all of them (`sandbox/compile_effort.py`). Whether a verdict moves with it is checked on the whole
-course by tests/test_course.py (the CLI against `nbgrader autograde`, whose kernel optimizes fully)."""
+course by tests/test_course.py and tests/test_right_answers.py (every reference, known-wrong case and
+right answer, by the CLI and by `nbgrader autograde`, whose kernels compile quickly too)."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,7 +15,8 @@ from support.notebooks import code_cell, make_notebook
 REPORT = ("import os, jax\n"
           "def report():\n"
           "    return [bool(jax.config.read('jax_disable_most_optimizations')),\n"
-          "            any('QUICK' in name for name in os.environ)]\n")
+          "            any('QUICK' in name for name in os.environ),\n"
+          "            '--xla_cpu_use_fusion_emitters=false' in os.environ.get('XLA_FLAGS', '').split()]\n")
 
 
 def _report(limits) -> list:
@@ -33,8 +35,27 @@ def _report(limits) -> list:
 
 def test_a_worker_compiles_quickly_when_asked_and_student_code_finds_no_variable(limits):
     assert limits.quick_compiles                                   # the default
-    assert _report(limits) == [True, False]
-    assert _report(dataclasses.replace(limits, quick_compiles=False)) == [False, False]
+    assert _report(limits) == [True, False, True]
+    assert _report(dataclasses.replace(limits, quick_compiles=False)) == [False, False, False]
+
+
+def test_nbgraders_kernel_gets_the_quick_compiles_before_jax_and_keeps_an_instructors_flags():
+    """nbgrader_config.py's first exec line, in a fresh interpreter as in the kernel: the same settings
+    a correctness worker gets, added to XLA_FLAGS that were set already, once."""
+    import os
+    import subprocess
+    import sys
+    line = "__import__('autograder.sandbox.compile_effort', fromlist=['_']).for_kernel()"
+    config = (Path(__file__).resolve().parent.parent / "nbgrader_config.py").read_text()
+    assert f"--IPKernelApp.exec_lines={line}" in config
+    code = (f"{line}\n{line}\nimport os, sys, jax\n"
+            "print(os.environ['XLA_FLAGS'], bool(jax.config.read('jax_disable_most_optimizations')))")
+    env = {k: v for k, v in os.environ.items() if k != "JAX_DISABLE_MOST_OPTIMIZATIONS"}
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**env, "XLA_FLAGS": "--xla_force_host_platform_device_count=2"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.split() == ["--xla_force_host_platform_device_count=2", "--xla_cpu_use_fusion_emitters=false",
+                                "True"], r.stdout
 
 
 # A student whose answer depends on how its worker compiles: right with quick compiles, wrong (and
@@ -85,8 +106,10 @@ seen = []
 real = compiler.get_compile_options
 def spy(*args, **kwargs):
     options = real(*args, **kwargs)
-    seen.append([dict(options.env_option_overrides).get("xla_backend_optimization_level"),
-                 options.executable_build_options.debug_options.xla_backend_optimization_level])
+    overrides = dict(options.env_option_overrides)
+    seen.append([overrides.get("xla_backend_optimization_level"),
+                 options.executable_build_options.debug_options.xla_backend_optimization_level,
+                 overrides.get("xla_cpu_use_fusion_emitters")])
     return options
 compiler.get_compile_options = spy
 from autograder.checks import timing
@@ -101,16 +124,18 @@ print(json.dumps({"eager": eager, "timed": seen, "ok": result["ok"]}))
 
 def test_a_performance_check_times_fully_optimized_programs_in_a_quick_process():
     """Where the process compiles quickly (a correctness worker, nbgrader's kernel), the two programs a
-    performance check times are compiled with XLA's full optimization all the same: each compile's
-    options carry it as an override, which XLA applies over the process's setting."""
+    performance check times are compiled with XLA's full optimization and its default emitters all the
+    same: each compile's options carry them as overrides, which XLA applies over the process's setting
+    (the override's effect on compile time: benchmarks/README.md)."""
     import json
     import os
     import subprocess
     import sys
-    env = {**os.environ, "JAX_DISABLE_MOST_OPTIMIZATIONS": "1", "JAX_PLATFORMS": "cpu"}
+    from autograder.sandbox.compile_effort import QUICK_XLA_FLAGS
+    env = {**os.environ, "JAX_DISABLE_MOST_OPTIMIZATIONS": "1", "JAX_PLATFORMS": "cpu", "XLA_FLAGS": QUICK_XLA_FLAGS}
     r = subprocess.run([sys.executable, "-c", SPY], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr[-2000:]
     seen = json.loads(r.stdout.strip().splitlines()[-1])
-    assert seen["eager"] and all(e == [None, 0] for e in seen["eager"]), seen    # the process: quick
-    assert sum(t == [3, 0] for t in seen["timed"]) == 2, seen                  # student's and reference's
+    assert seen["eager"] and all(e == [None, 0, None] for e in seen["eager"]), seen    # the process: quick
+    assert sum(t == [3, 0, True] for t in seen["timed"]) == 2, seen                 # student's and reference's
     assert seen["ok"], seen

@@ -86,8 +86,10 @@ def _timed_sample(call, k, clock=_perf_counter):
 # defaults, every optimization on. A grader's correctness worker and `nbgrader autograde`'s kernel
 # compile the rest quickly (`jax_disable_most_optimizations`: sandbox/compile_effort.py, the course's
 # nbgrader_config.py); a performance check times what the program costs optimized, as in a student's
-# own kernel. (XLA applies these after the process's setting, so they win over it.)
-FULL_OPTIMIZATION = {"xla_backend_optimization_level": 3, "xla_llvm_disable_expensive_passes": False}
+# own kernel. (XLA applies these after the process's setting, so they win over it; the fusion emitters
+# are XLA's default, which quick processes switch off: sandbox/compile_effort.QUICK_XLA_FLAGS.)
+FULL_OPTIMIZATION = {"xla_backend_optimization_level": 3, "xla_llvm_disable_expensive_passes": False,
+                     "xla_cpu_use_fusion_emitters": True}
 
 
 def _on_cpu() -> bool:

@@ -5,7 +5,11 @@ test cells' eager operations) that then run once or twice on small arrays. Most 
 LLVM optimizing machine code that never runs long enough to repay it. JAX's
 `jax_disable_most_optimizations` (XLA's backend optimization level 0, LLVM's expensive passes off)
 skips that: about 0.45x the compile time of a 12-layer gradient program on this course's CPU machine
-(benchmarks/compile_effort.py measures it per assignment).
+(benchmarks/compile_effort.py measures it per assignment). And without XLA's newer CPU fusion emitters
+(`QUICK_XLA_FLAGS`): they lower every fusion through a pipeline of their own whose fixed cost, paid
+per compile, is most of what a small program costs to compile at that level; with the older emitters
+the eight source notebooks' compiles took about half the time (benchmarks/README.md, "Compile
+less: XLA's older CPU emitters").
 
 What it does not change: XLA's own HLO passes (fusion, algebraic simplification) still run, and
 floating point stays strict (XLA's CPU fast math is off by default), so a program computes what it
@@ -21,8 +25,11 @@ applied where the worker's JAX runs on the CPU only). The builder of a batch's c
 correctness worker, so its entries are keyed with the same compile options the workers look up.
 
 The grader sets `ENV` for the worker; the worker reads and removes it at its start (`take_environment`,
-so student code does not find it, and its name does not name the grader) and applies it once JAX is
-imported, before any student code (`apply`).
+so student code does not find it, and its name does not name the grader), adds `QUICK_XLA_FLAGS` to
+`XLA_FLAGS` there (XLA reads them when JAX starts its backend, after the setup cells, which may add
+their own), and applies the rest once JAX is imported, before any student code (`apply`).
+`nbgrader autograde`'s kernels get the same from nbgrader_config.py (`for_kernel`), and the timed
+programs undo both per compile (`checks/timing.FULL_OPTIMIZATION`).
 """
 from __future__ import annotations
 
@@ -30,7 +37,17 @@ import os
 
 ENV = "XLA_QUICK_COMPILES"
 
+# XLA's flags for quick compiles. They stay in `XLA_FLAGS` where they were added: JAX's persistent
+# compile cache keys its entries with that variable, so the batch cache's builder (a correctness
+# worker), the workers and nbgrader's kernels must all see the same value.
+QUICK_XLA_FLAGS = "--xla_cpu_use_fusion_emitters=false"
+
 _asked = False
+
+
+def with_quick_flags(flags: str) -> str:
+    """`flags` (an XLA_FLAGS value) with `QUICK_XLA_FLAGS` added once."""
+    return flags if QUICK_XLA_FLAGS in flags.split() else f"{flags} {QUICK_XLA_FLAGS}".strip()
 
 
 def for_worker(limits) -> dict[str, str]:
@@ -42,6 +59,16 @@ def take_environment():
     """In a worker, at its start: remember whether the grader asked, and remove the variable."""
     global _asked
     _asked = os.environ.pop(ENV, "") == "1"
+    if _asked:
+        os.environ["XLA_FLAGS"] = with_quick_flags(os.environ.get("XLA_FLAGS", ""))
+
+
+def for_kernel() -> None:
+    """nbgrader_config.py's first exec line, in `nbgrader autograde`'s kernel before the notebook's
+    first cell (so before JAX is imported): the quick compiles of a correctness worker. An
+    instructor's own JAX_DISABLE_MOST_OPTIMIZATIONS wins. Returns None (an exec line's value is shown)."""
+    os.environ.setdefault("JAX_DISABLE_MOST_OPTIMIZATIONS", "1")
+    os.environ["XLA_FLAGS"] = with_quick_flags(os.environ.get("XLA_FLAGS", ""))
 
 
 def apply() -> bool:
