@@ -20,8 +20,10 @@ $(STAMP): pyproject.toml
 # on 2026-11-29), so a third would not help. On 2 cores, fresh clones: 34.7 min for 1608 tests
 # (2026-11-29), 35.2 min for 1614 (2026-11-30, after nbgrader's kernels got the references' compile
 # cache and explanations stopped parsing a long cell again per error; 33.2 min in place the same
-# day: this machine's runs spread by about 5%), 33.3 min for 1699 (2026-11-30, a tenth error batch). Over the 30-minute budget: about two thirds of the
-# course files' time is `nbgrader autograde`, one fresh kernel per notebook.
+# day: this machine's runs spread by about 5%), 33.3 min for 1699 (2026-11-30, a tenth error batch), 30.7 min for
+# 1774 (2026-11-30, 1fb2677), then 27.2 min for 1775 (27.9 with .venv) once the correctness workers and
+# nbgrader's kernels compiled with XLA's older CPU emitters (40bd871). About two thirds of the course
+# files' time is `nbgrader autograde`, one fresh kernel per notebook.
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 

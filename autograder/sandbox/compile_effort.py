@@ -16,12 +16,14 @@ floating point stays strict (XLA's CPU fast math is off by default), so a progra
 computes fully optimized, or within its last bits: reductions, matmuls, cumulative sums, gradients and
 transcendental functions over 400,000 values came out bitwise identical, and over the course's
 batches one printed value moved (a known-wrong `train_step`'s loss, in its seventh digit). Traces,
-jaxprs and compile counts (what the jit, retrace and structure checks read) do not depend on it. tests/test_course.py checks the
-verdicts cell by cell against `nbgrader autograde`, whose kernel compiles with every optimization.
+jaxprs and compile counts (what the jit, retrace and structure checks read) do not depend on it. The
+older emitters were checked the same way: every reference, known-wrong case and right answer of the
+course, by both graders (tests/test_course.py, tests/test_right_answers.py).
 
 Who keeps every optimization: the timing worker (a performance check times what a student would run:
-`Limits.quick_compiles` is off there), the student's own kernel, and accelerators (the setting is
-applied where the worker's JAX runs on the CPU only). The builder of a batch's compile cache is a
+`Limits.quick_compiles` is off there), the student's own kernel, and accelerators (JAX's setting is
+applied where the worker's JAX runs on the CPU only; the XLA flag is added everywhere and changes only
+what XLA compiles for the CPU). The builder of a batch's compile cache is a
 correctness worker, so its entries are keyed with the same compile options the workers look up.
 
 The grader sets `ENV` for the worker; the worker reads and removes it at its start (`take_environment`,
