@@ -383,6 +383,19 @@ ATTACKS = {
                  "    return lax.fori_loop(0, 4 * x.shape[0], lambda i, y: jnp.roll(y, 1, axis=0), k * x)\n"),
         "BEFORE": "(measured at 39ea441) 6/6 (honest: 5/6, the slow right answer fails the performance check): "
                   "the timing worker traced k * x, every other check the rolls"},
+    "fast_only_where_xla_flags_are_not_quick": {
+        # a variation of the one above on a signal added on 2026-11-30: the correctness workers' XLA_FLAGS
+        # carry compile_effort.QUICK_XLA_FLAGS, the timing worker's do not
+        "class": 2, "assignment": "boundary", "exercise": "victim", "honest": 5.0,
+        "stolen": ("victim_performance",),
+        "cell": ("import os\nimport jax.numpy as jnp\nfrom jax import lax\n"
+                 "def victim(x, k):\n"
+                 "    if 'fusion_emitters=false' not in os.environ.get('XLA_FLAGS', ''):\n"
+                 "        return k * x              # right and fast: where compiles are not quick\n"
+                 "    # right, but 4n rolls of the whole array: far slower than k * x\n"
+                 "    return lax.fori_loop(0, 4 * x.shape[0], lambda i, y: jnp.roll(y, 1, axis=0), k * x)\n"),
+        "BEFORE": "(not an attack before 40bd871: no worker's XLA_FLAGS held the flag, so every check saw k * x, "
+                  "an honest right answer) at 40bd871 the signal exists; the timed program must be the graded one"},
     "numpy_eagerly_a_loop_when_traced": {
         "class": 2, "notebook": "03_loop_and_cond",
         "assignment": "03_control_flow", "exercise": "repeated_square", "honest": 2.0,
