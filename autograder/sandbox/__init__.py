@@ -15,6 +15,7 @@
 - `devices`      the accelerators a worker gets
 - `compile_cache` the batch's sealed compile cache, read by a worker but never written
 - `compile_effort` correctness workers on the CPU compile without XLA's costly passes
+- `eager_reuse`  correctness workers compile an eager loop or branch once per program, not per call
 - `procs`        processes read from /proc; prctl options
 
 Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.inside`

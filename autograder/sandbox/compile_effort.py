@@ -65,6 +65,11 @@ def take_environment():
         os.environ["XLA_FLAGS"] = with_quick_flags(os.environ.get("XLA_FLAGS", ""))
 
 
+def asked() -> bool:
+    """Whether this worker is one the grader asked for quick compiles (a correctness worker)."""
+    return _asked
+
+
 def for_kernel() -> None:
     """nbgrader_config.py's first exec line, in `nbgrader autograde`'s kernel before the notebook's
     first cell (so before JAX is imported): the quick compiles of a correctness worker. An
