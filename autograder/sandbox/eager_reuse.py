@@ -78,7 +78,7 @@ def install() -> None:
     dispatch_cache = dispatch.xla_primitive_callable
 
     def same_program(value):
-        if isinstance(value, tuple):
+        if type(value) is tuple:   # cond's branches; never a named tuple (scatter's dimension numbers)
             return tuple(same_program(v) for v in value)
         if not isinstance(value, core.ClosedJaxpr):
             return value
