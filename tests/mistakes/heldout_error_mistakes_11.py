@@ -15,3 +15,23 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ---------------------------------------------------------------- part a: vmap, grad, loops, branches, pytrees
+
+@error_case(family="vmap", fix="in-axes-tuple", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/10424",
+            line="return jax.vmap(lambda cfg: cfg['rate'] * cfg['dose'], in_axes={'rate': 0, 'dose': 0})(config)",
+            fixed="return jax.vmap(lambda cfg: cfg['rate'] * cfg['dose'], in_axes=({'rate': 0, 'dose': 0},))(config)",
+            args=lambda: ({'rate': jnp.array([0.5, 1.0, 1.5]), 'dose': jnp.array([2.0, 4.0, 6.0])},))
+def dose_per_config(config):
+    return jax.vmap(lambda cfg: cfg['rate'] * cfg['dose'], in_axes={'rate': 0, 'dose': 0})(config)
+
+
+@error_case(family="pytrees", fix="tree-api", raises="AttributeError",
+            source="https://github.com/michael-0brien/cryojax/pull/374",
+            line="return jax.tree_map(lambda leaf: leaf * pixel_size, particle)",
+            fixed="return jax.tree.map(lambda leaf: leaf * pixel_size, particle)",
+            args=lambda: ({'offset': jnp.array([1.0, -2.0]), 'defocus': jnp.array(8000.0)}, 1.3))
+def rescale_particle_params(particle, pixel_size):
+    return jax.tree_map(lambda leaf: leaf * pixel_size, particle)
