@@ -35,3 +35,13 @@ def dose_per_config(config):
             args=lambda: ({'offset': jnp.array([1.0, -2.0]), 'defocus': jnp.array(8000.0)}, 1.3))
 def rescale_particle_params(particle, pixel_size):
     return jax.tree_map(lambda leaf: leaf * pixel_size, particle)
+
+
+@error_case(family="branches", fix="list-to-tuple-b11a", raises="TypeError",
+            source="https://github.com/google-deepmind/ferminet/pull/105",
+            line="return lax.cond(jnp.isnan(loss), lambda: restored_state, lambda: new_state)",
+            fixed="return lax.cond(jnp.isnan(loss), lambda: tuple(restored_state), lambda: new_state)",
+            args=lambda: ([jnp.ones(3), jnp.zeros(2)], (jnp.full(3, 0.5), jnp.ones(2)), jnp.array(0.25)))
+def keep_state_if_nan(restored_state, grads, loss):
+    new_state = tuple(s - 0.1 * g for s, g in zip(restored_state, grads))
+    return lax.cond(jnp.isnan(loss), lambda: restored_state, lambda: new_state)
