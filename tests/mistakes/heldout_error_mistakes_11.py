@@ -45,3 +45,15 @@ def rescale_particle_params(particle, pixel_size):
 def keep_state_if_nan(restored_state, grads, loss):
     new_state = tuple(s - 0.1 * g for s, g in zip(restored_state, grads))
     return lax.cond(jnp.isnan(loss), lambda: restored_state, lambda: new_state)
+
+
+@error_case(family="vmap", fix="list-to-array", raises="TracerIntegerConversionError",
+            source="https://github.com/jax-ml/jax/issues/4309",
+            line="row, col = cell_pairs[n]",
+            fixed="row, col = jnp.array(cell_pairs)[n]",
+            args=lambda: ([[0, 1], [1, 2], [2, 0], [1, 1]], jnp.arange(9.0).reshape(3, 3)))
+def pick_cells_by_index(cell_pairs, grid):
+    def one_cell(n):
+        row, col = cell_pairs[n]
+        return grid[row, col] * 2.0
+    return jax.vmap(one_cell)(jnp.arange(len(cell_pairs)))
