@@ -57,3 +57,16 @@ def pick_cells_by_index(cell_pairs, grid):
         row, col = cell_pairs[n]
         return grid[row, col] * 2.0
     return jax.vmap(one_cell)(jnp.arange(len(cell_pairs)))
+
+
+@error_case(family="branches", fix="switch-branches-b11a", raises="ConcretizationTypeError",
+            source="https://php.wlsqs.com/faq/1922820.html",
+            line="for _ in jnp.arange(order): f = jax.grad(f)",
+            fixed="f = lambda v: lax.switch(order, [jnp.tanh, jax.grad(jnp.tanh), jax.grad(jax.grad(jnp.tanh))], v)",
+            args=lambda: (jnp.array([0, 1, 2, 1]), 0.3))
+def tanh_derivative_of_order(orders, x):
+    def nth(order):
+        f = jnp.tanh
+        for _ in jnp.arange(order): f = jax.grad(f)
+        return f(x)
+    return jax.vmap(nth)(orders)
