@@ -70,3 +70,13 @@ def tanh_derivative_of_order(orders, x):
         for _ in jnp.arange(order): f = jax.grad(f)
         return f(x)
     return jax.vmap(nth)(orders)
+
+
+@error_case(family="pytrees", fix="tree-api", raises="AttributeError",
+            source="https://github.com/google/evojax/pull/40",
+            line="return jax.tree_multimap(lambda v, g: momentum * v + g, velocity, fitness_grads)",
+            fixed="return jax.tree_util.tree_map(lambda v, g: momentum * v + g, velocity, fitness_grads)",
+            args=lambda: ({'mu': jnp.zeros(4), 'log_sigma': jnp.zeros(4)},
+                          {'mu': jnp.array([0.1, -0.2, 0.3, 0.0]), 'log_sigma': jnp.full(4, -0.05)}, 0.9))
+def es_momentum_step(velocity, fitness_grads, momentum):
+    return jax.tree_multimap(lambda v, g: momentum * v + g, velocity, fitness_grads)
