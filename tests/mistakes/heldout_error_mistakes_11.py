@@ -80,3 +80,15 @@ def tanh_derivative_of_order(orders, x):
                           {'mu': jnp.array([0.1, -0.2, 0.3, 0.0]), 'log_sigma': jnp.full(4, -0.05)}, 0.9))
 def es_momentum_step(velocity, fitness_grads, momentum):
     return jax.tree_multimap(lambda v, g: momentum * v + g, velocity, fitness_grads)
+
+
+@error_case(family="grad", fix="grad-scalar", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/2990",
+            line="return jax.grad(field_values)(points)",
+            fixed="return jax.jacrev(field_values)(points)",
+            args=lambda: (jnp.array([[0.5, -0.3], [0.2, 0.8]]), jnp.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])))
+def field_input_gradients(weights, points):
+    def field_values(xs):
+        hidden = jnp.tanh(xs @ weights)
+        return hidden.sum(axis=1)
+    return jax.grad(field_values)(points)
