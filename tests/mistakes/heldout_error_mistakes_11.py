@@ -92,3 +92,26 @@ def field_input_gradients(weights, points):
         hidden = jnp.tanh(xs @ weights)
         return hidden.sum(axis=1)
     return jax.grad(field_values)(points)
+
+
+@error_case(family="grad", fix="close-over", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/2215",
+            line="return jax.grad(energy)(params)",
+            fixed="return jax.grad(lambda c: energy({'coeff': c, 'power': params['power']}))(params['coeff'])",
+            args=lambda: (1.5, 3))
+def energy_gradient(coeff, power):
+    params = {'coeff': coeff, 'power': power}
+    def energy(p):
+        return p['power'] * p['coeff'] ** 2
+    return jax.grad(energy)(params)
+
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/2348",
+            line="return jax.tree.map(lambda new, old: (new, old), current, previous)",
+            fixed="return jax.tree.map(lambda new, old: (new, old), current, previous, is_leaf=lambda t: t is None)",
+            args=lambda: (jnp.array([1.0, 2.0]), jnp.array([0.5, 0.5])))
+def pair_slot_values(fresh, stale):
+    current = [None, fresh]
+    previous = [stale, None]
+    return jax.tree.map(lambda new, old: (new, old), current, previous)
