@@ -115,3 +115,21 @@ def pair_slot_values(fresh, stale):
     current = [None, fresh]
     previous = [stale, None]
     return jax.tree.map(lambda new, old: (new, old), current, previous)
+
+
+@error_case(family="loops", fix="static-loop-bounds", raises="ValueError",
+            source="https://github.com/google-deepmind/mujoco/issues/2259",
+            line="return jax.grad(lambda k: lax.while_loop(lambda s: ~converged(s, k), lambda s: relax_step(s, k), init)[0])(stiffness)",
+            fixed="return jax.grad(lambda k: lax.scan(lambda s, _: (lax.cond(converged(s, k), lambda: s, lambda: relax_step(s, k)), None), init, length=200)[0][0])(stiffness)",
+            args=lambda: (2.0, 1.0))
+def equilibrium_sensitivity(stiffness, load):
+    def relax_step(state, k):
+        x, it = state
+        return x - 0.1 * (k * x - load), it + 1
+
+    def converged(state, k):
+        x, it = state
+        return (jnp.abs(k * x - load) < 1e-4) | (it >= 200)
+
+    init = (jnp.zeros(()), 0)
+    return jax.grad(lambda k: lax.while_loop(lambda s: ~converged(s, k), lambda s: relax_step(s, k), init)[0])(stiffness)
