@@ -133,3 +133,13 @@ def equilibrium_sensitivity(stiffness, load):
 
     init = (jnp.zeros(()), 0)
     return jax.grad(lambda k: lax.while_loop(lambda s: ~converged(s, k), lambda s: relax_step(s, k), init)[0])(stiffness)
+
+
+@error_case(family="pytrees", fix="tree-util-flatten", raises="AttributeError",
+            source="https://github.com/adaptive-intelligent-robotics/Kheperax/pull/2",
+            line="leaves = jax.tree_leaves(genotypes)",
+            fixed="leaves = jax.tree_util.tree_leaves(genotypes)",
+            args=lambda: ({'layer0': {'w': jnp.ones((3, 4)), 'b': jnp.zeros(4)}, 'layer1': {'w': jnp.ones((4, 2))}},))
+def genotype_size(genotypes):
+    leaves = jax.tree_leaves(genotypes)
+    return sum(leaf.size for leaf in leaves)
