@@ -143,3 +143,18 @@ def equilibrium_sensitivity(stiffness, load):
 def genotype_size(genotypes):
     leaves = jax.tree_leaves(genotypes)
     return sum(leaf.size for leaf in leaves)
+
+
+@error_case(family="vmap", fix="while_loop", raises="TracerBoolConversionError",
+            source="https://github.com/google/jaxopt/issues/242",
+            line="while jnp.abs(slope(x)) > 1e-3: x = x - 0.25 * slope(x)",
+            fixed="x = lax.while_loop(lambda v: jnp.abs(slope(v)) > 1e-3, lambda v: v - 0.25 * slope(v), x)",
+            args=lambda: (jnp.array([0.1, 1.5, -2.0, 4.0]), 2.1))
+def batched_argmin(starts, shift):
+    def slope(x):
+        return 2.0 * (x - shift) + 1.0
+
+    def solve(x):
+        while jnp.abs(slope(x)) > 1e-3: x = x - 0.25 * slope(x)
+        return x
+    return jax.vmap(solve)(starts)
