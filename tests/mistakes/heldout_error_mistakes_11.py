@@ -158,3 +158,17 @@ def batched_argmin(starts, shift):
         while jnp.abs(slope(x)) > 1e-3: x = x - 0.25 * slope(x)
         return x
     return jax.vmap(solve)(starts)
+
+
+@error_case(family="grad", fix="jacobian-b11a", raises="TypeError",
+            source="https://github.com/jkitchin/discopt/issues/66",
+            line="row = jax.grad(body)(origin)",
+            fixed="row = jax.jacobian(body)(origin).reshape(-1, origin.size)",
+            args=lambda: (jnp.array([[1.0, -2.0, 0.5], [0.0, 3.0, 1.0]]), jnp.array([4.0, -1.0])))
+def linear_constraint_rows(coeffs, offsets):
+    def body(x):
+        return coeffs @ x - offsets
+
+    origin = jnp.zeros(coeffs.shape[1])
+    row = jax.grad(body)(origin)
+    return row, body(origin)
