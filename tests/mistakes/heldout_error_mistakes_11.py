@@ -172,3 +172,15 @@ def linear_constraint_rows(coeffs, offsets):
     origin = jnp.zeros(coeffs.shape[1])
     row = jax.grad(body)(origin)
     return row, body(origin)
+
+
+@error_case(family="vmap", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/IGE-OPERA/jaxparrow/issues/42",
+            line="dh_dy, dh_dx = np.gradient(ssh, spacing)",
+            fixed="dh_dy, dh_dx = jnp.gradient(ssh, spacing)",
+            args=lambda: (jnp.arange(48.0).reshape(3, 4, 4) ** 1.5, 0.25, 9.81))
+def geostrophic_speed_per_snapshot(ssh_stack, spacing, gravity):
+    def speed(ssh):
+        dh_dy, dh_dx = np.gradient(ssh, spacing)
+        return gravity * jnp.hypot(dh_dx, dh_dy)
+    return jax.vmap(speed)(ssh_stack)
