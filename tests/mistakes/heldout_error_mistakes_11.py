@@ -184,3 +184,19 @@ def geostrophic_speed_per_snapshot(ssh_stack, spacing, gravity):
         dh_dy, dh_dx = np.gradient(ssh, spacing)
         return gravity * jnp.hypot(dh_dx, dh_dy)
     return jax.vmap(speed)(ssh_stack)
+
+
+@error_case(family="loops", fix="while_loop", raises="TracerBoolConversionError",
+            source="https://github.com/IGE-OPERA/jaxparrow/pull/57",
+            line="while not jnp.all(jnp.abs(step(u) - u) < tol): u = step(u)",
+            fixed="u = lax.while_loop(lambda v: ~jnp.all(jnp.abs(step(v) - v) < tol), step, u)",
+            args=lambda: (jnp.array([[0.3, 0.5], [0.2, 0.4]]), jnp.array([[1.0, 1.2], [0.9, 1.1]]), 1e-5))
+def cyclogeostrophic_fixed_point(u_geo, coriolis, tol):
+    def step(u):
+        return u_geo - 0.2 * u * u / coriolis
+
+    @jax.jit
+    def solve(u):
+        while not jnp.all(jnp.abs(step(u) - u) < tol): u = step(u)
+        return u
+    return solve(u_geo)
