@@ -200,3 +200,26 @@ def cyclogeostrophic_fixed_point(u_geo, coriolis, tol):
         while not jnp.all(jnp.abs(step(u) - u) < tol): u = step(u)
         return u
     return solve(u_geo)
+
+
+@error_case(family="branches", fix="cond", raises="TracerBoolConversionError",
+            source="https://github.com/Physical-Intelligence/openpi/pull/550",
+            line="token = jax.random.categorical(sub, logits / temperature, axis=-1) if temperature > 0.0 else jnp.argmax(logits, axis=-1)",
+            fixed="token = lax.cond(temperature > 0.0, lambda: jax.random.categorical(sub, logits / temperature, axis=-1), lambda: jnp.argmax(logits, axis=-1))",
+            args=lambda: (jnp.array([[0.1, 2.0, -1.0, 0.5], [1.5, 0.2, 0.3, -0.4]]), 0.7, 3))
+def decode_tokens(first_logits, temperature, max_steps):
+    vocab = first_logits.shape[-1]
+
+    @jax.jit
+    def run(first_logits, temperature):
+        def step(carry):
+            key, logits, tokens, i = carry
+            key, sub = jax.random.split(key)
+            token = jax.random.categorical(sub, logits / temperature, axis=-1) if temperature > 0.0 else jnp.argmax(logits, axis=-1)
+            tokens = tokens.at[:, i].set(token)
+            logits = jnp.roll(logits, 1, axis=-1) + 0.1 * jax.nn.one_hot(token, vocab)
+            return key, logits, tokens, i + 1
+
+        init = (jax.random.key(0), first_logits, jnp.zeros((first_logits.shape[0], max_steps), jnp.int32), 0)
+        return lax.while_loop(lambda c: c[3] < max_steps, step, init)[2]
+    return run(first_logits, temperature)
