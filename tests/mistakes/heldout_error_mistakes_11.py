@@ -223,3 +223,14 @@ def decode_tokens(first_logits, temperature, max_steps):
         init = (jax.random.key(0), first_logits, jnp.zeros((first_logits.shape[0], max_steps), jnp.int32), 0)
         return lax.while_loop(lambda c: c[3] < max_steps, step, init)[2]
     return run(first_logits, temperature)
+
+
+@error_case(family="pytrees", fix="tree-api", raises="AttributeError",
+            source="https://github.com/lindermanlab/ssm-jax/issues/37",
+            line="same = jax.tree_util.tree_multimap(lambda a, b: bool(jnp.allclose(a, b)), first, second)",
+            fixed="same = jax.tree_util.tree_map(lambda a, b: bool(jnp.allclose(a, b)), first, second)",
+            args=lambda: ({'means': jnp.array([0.0, 1.0]), 'scales': jnp.array([1.0, 2.0])},
+                          {'means': jnp.array([0.0, 1.0]), 'scales': jnp.array([1.0, 2.5])}))
+def trees_all_close(first, second):
+    same = jax.tree_util.tree_multimap(lambda a, b: bool(jnp.allclose(a, b)), first, second)
+    return all(jax.tree_util.tree_leaves(same))
