@@ -234,3 +234,20 @@ def decode_tokens(first_logits, temperature, max_steps):
 def trees_all_close(first, second):
     same = jax.tree_util.tree_multimap(lambda a, b: bool(jnp.allclose(a, b)), first, second)
     return all(jax.tree_util.tree_leaves(same))
+
+
+@error_case(family="loops", fix="fori_loop", raises="TracerIntegerConversionError",
+            source="https://openillumi.com/en/en-jax-jit-dynamic-loop-error-fix",
+            line="for _ in range(n_steps): x = step(x)",
+            fixed="x = lax.fori_loop(0, n_steps, lambda _, v: step(v), x)",
+            args=lambda: (1.0, 7))
+def relax_random_number_of_times(start, seed):
+    def step(x):
+        return 0.5 * x + 1.0
+
+    @jax.jit
+    def run(x, seed):
+        n_steps = jax.random.randint(jax.random.key(seed), (), 1, 10)
+        for _ in range(n_steps): x = step(x)
+        return x
+    return run(start, seed)
