@@ -251,3 +251,14 @@ def relax_random_number_of_times(start, seed):
         for _ in range(n_steps): x = step(x)
         return x
     return run(start, seed)
+
+
+@error_case(family="loops", fix="python-if-static", raises="IndexError",
+            source="https://github.com/jax-ml/jax/issues/17264",
+            line="return lax.fori_loop(0, n_old, lambda i, c: jnp.where((modes_old[i] == modes_new).all(axis=1), c_old[i], c), c_new)",
+            fixed="return c_new if n_old == 0 else lax.fori_loop(0, n_old, lambda i, c: jnp.where((modes_old[i] == modes_new).all(axis=1), c_old[i], c), c_new)",
+            args=lambda: (jnp.zeros((0, 3)), jnp.zeros(0),
+                          jnp.array([[0, 0, 0], [1, 0, 1], [1, 1, 0], [2, 0, 2]]), jnp.zeros(4)))
+def carry_over_coefficients(modes_old, c_old, modes_new, c_new):
+    n_old = modes_old.shape[0]
+    return lax.fori_loop(0, n_old, lambda i, c: jnp.where((modes_old[i] == modes_new).all(axis=1), c_old[i], c), c_new)
