@@ -262,3 +262,12 @@ def relax_random_number_of_times(start, seed):
 def carry_over_coefficients(modes_old, c_old, modes_new, c_new):
     n_old = modes_old.shape[0]
     return lax.fori_loop(0, n_old, lambda i, c: jnp.where((modes_old[i] == modes_new).all(axis=1), c_old[i], c), c_new)
+
+
+@error_case(family="grad", fix="list-to-array", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/10247",
+            line="return jax.jacrev(jax.scipy.special.expit)(logits)",
+            fixed="return jax.jacrev(jax.scipy.special.expit)(jnp.array(logits))",
+            args=lambda: ([-0.5, 1.0, 2.5],))
+def response_sensitivity(logits):
+    return jax.jacrev(jax.scipy.special.expit)(logits)
