@@ -271,3 +271,19 @@ def carry_over_coefficients(modes_old, c_old, modes_new, c_new):
             args=lambda: ([-0.5, 1.0, 2.5],))
 def response_sensitivity(logits):
     return jax.jacrev(jax.scipy.special.expit)(logits)
+
+
+@error_case(family="branches", fix="cond", raises="TracerBoolConversionError",
+            source="https://github.com/IGE-OPERA/jaxparrow/pull/57",
+            line="res = jnp.convolve(res, kernel, mode='same') if use_filter else res",
+            fixed="res = lax.cond(use_filter, lambda r: jnp.convolve(r, kernel, mode='same'), lambda r: r, res)",
+            args=lambda: (jnp.array([0.2, 0.5, 0.4, 0.9, 0.3]), jnp.array([0.1, 0.4, 0.6, 0.7, 0.3]), True))
+def iteration_residual(u_new, u_old, use_filter):
+    kernel = jnp.ones(3) / 3.0
+
+    @jax.jit
+    def residual(u_new, u_old, use_filter):
+        res = jnp.abs(u_new - u_old)
+        res = jnp.convolve(res, kernel, mode='same') if use_filter else res
+        return res
+    return residual(u_new, u_old, use_filter)
