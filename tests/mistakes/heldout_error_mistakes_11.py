@@ -287,3 +287,15 @@ def iteration_residual(u_new, u_old, use_filter):
         res = jnp.convolve(res, kernel, mode='same') if use_filter else res
         return res
     return residual(u_new, u_old, use_filter)
+
+
+@error_case(family="vmap", fix="where", raises="TracerArrayConversionError",
+            source="https://github.com/IGE-OPERA/jaxparrow/issues/42",
+            line="return np.ma.masked_array(ssh, mask=~valid).mean()",
+            fixed="return jnp.sum(jnp.where(valid, ssh, 0.0)) / jnp.sum(valid)",
+            args=lambda: (jnp.array([[0.2, 0.4, 0.9], [0.1, 0.3, 0.5]]),
+                          jnp.array([[True, True, False], [True, False, True]])))
+def mean_sea_level_per_snapshot(ssh_stack, valid_stack):
+    def masked_mean(ssh, valid):
+        return np.ma.masked_array(ssh, mask=~valid).mean()
+    return jax.vmap(masked_mean)(ssh_stack, valid_stack)
