@@ -224,6 +224,10 @@ CATEGORIES = {
     # added with the tenth held-out batch, part d (written from the fixes alone)
     "init-no-conversion-b10d": r"(?i)\b(avoid|skip|drop|remove|without|no|don't|do not|never)\b[^\n]{0,40}\b(array )?(conversion|convert\w*|validation|validat\w*|checks?)\b[^\n]{0,60}\b(__init__|__new__|constructor|initiali[sz]\w*)|\b(__init__|__new__|constructor)\b[^\n]{0,60}\b(avoid|skip|without|no|don't|do not|never)\b[^\n]{0,30}\b(conver|validat|check)\w*|type\(\w+\) is object|object\.__new__",
     "use-custom-jvp-b10d": r"jax\.custom_jvp\b|\bcustom_jvp\b|\.defjvps?\(",
+    # added with the eleventh held-out batch, part a (written from the maintainers' fixes alone)
+    "list-to-tuple-b11a": r"(?i)\btuple\(\w*|\b(convert|cast|turn|wrap|make)\w*\b[^\n]{0,40}\blists?\b[^\n]{0,30}\b(to|into|as|a) (a )?tuples?\b|\ba tuple\b[^\n]{0,20}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?list\b",
+    "switch-branches-b11a": r"lax\.switch\(|(?i:\bpre-?(comput|generat|build|defin)\w*\b[^\n]{0,50}\b(derivatives?|functions?|branches|grads?|gradients?)\b|\b(list|tuple|table|sequence) of (functions|branches|branch functions|derivative functions|gradient functions)\b)",
+    "jacobian-b11a": r"jax\.jacobian\b|jax\.jac(?:fwd|rev)\b|(?i:\b(full|whole|the) jacobian\b[^\n]{0,40}\b(instead of|rather than|not)\b[^\n]{0,20}\bgrad)",
 }
 
 
