@@ -15,3 +15,16 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ====================================================================== part b: keys
+@error_case(family="keys", fix="permutation-not-shuffle", raises="AttributeError",
+            source="https://github.com/google/flax/pull/242",
+            line="order = jax.random.shuffle(key, jnp.arange(n_nodes))",
+            fixed="order = jax.random.permutation(key, jnp.arange(n_nodes))",
+            args=lambda: (jnp.array([[0.0, 1.0], [1.0, 0.5], [2.0, 2.5], [3.0, 0.1], [4.0, 4.4]]), 7))
+def shuffled_node_features(features, seed):
+    key = jax.random.key(seed)
+    n_nodes = features.shape[0]
+    order = jax.random.shuffle(key, jnp.arange(n_nodes))
+    return features[order]
