@@ -224,6 +224,8 @@ CATEGORIES = {
     # added with the tenth held-out batch, part d (written from the fixes alone)
     "init-no-conversion-b10d": r"(?i)\b(avoid|skip|drop|remove|without|no|don't|do not|never)\b[^\n]{0,40}\b(array )?(conversion|convert\w*|validation|validat\w*|checks?)\b[^\n]{0,60}\b(__init__|__new__|constructor|initiali[sz]\w*)|\b(__init__|__new__|constructor)\b[^\n]{0,60}\b(avoid|skip|without|no|don't|do not|never)\b[^\n]{0,30}\b(conver|validat|check)\w*|type\(\w+\) is object|object\.__new__",
     "use-custom-jvp-b10d": r"jax\.custom_jvp\b|\bcustom_jvp\b|\.defjvps?\(",
+    # added with the eleventh held-out batch, part b (written from the maintainers' fixes alone)
+    "example-libraries-b11b": r"jax\.example_libraries\b|(?i:\bexample_libraries\b[^\n]{0,40}\b(instead of|not|rather than|moved|new location)\b)",
 }
 
 

@@ -28,3 +28,27 @@ def shuffled_node_features(features, seed):
     n_nodes = features.shape[0]
     order = jax.random.shuffle(key, jnp.arange(n_nodes))
     return features[order]
+
+
+# ====================================================================== part b: other
+@error_case(family="other", fix="tree-api", raises="AttributeError",
+            source="https://github.com/michael-0brien/cryojax/pull/374",
+            line="first = jax.tree_map(lambda leaf: leaf[0:1], per_image)",
+            fixed="first = jax.tree.map(lambda leaf: leaf[0:1], per_image)",
+            args=lambda: ({'defocus': jnp.array([1.2, 1.5, 0.9]), 'pose': jnp.arange(6.0).reshape(3, 2)},))
+def first_image_parameters(per_image):
+    first = jax.tree_map(lambda leaf: leaf[0:1], per_image)
+    return first['defocus'] * jnp.sum(first['pose'])
+
+
+@error_case(family="other", fix="example-libraries-b11b", raises="ImportError",
+            source="https://github.com/probml/probml-utils/issues/33",
+            line="from jax.experimental import optimizers",
+            fixed="from jax.example_libraries import optimizers",
+            args=lambda: (jnp.array([1.0, -2.0, 0.5]), 0.1))
+def one_sgd_step(weights, step_size):
+    from jax.experimental import optimizers
+    init_fn, update_fn, get_params = optimizers.sgd(step_size)
+    state = init_fn(weights)
+    grads = jax.grad(lambda w: jnp.sum(w ** 2))(weights)
+    return get_params(update_fn(0, grads, state))
