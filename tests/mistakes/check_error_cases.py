@@ -162,7 +162,7 @@ FIXES = {
     # added with the tenth held-out batch, part d (written from the fixes alone)
     "init-no-conversion-b10d", "use-custom-jvp-b10d",
     # added with the eleventh held-out batch, part b (written from the maintainers' fixes alone)
-    "example-libraries-b11b",
+    "example-libraries-b11b", "config-import-b11b", "sph-harm-y-b11b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

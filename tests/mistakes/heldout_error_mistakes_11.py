@@ -52,3 +52,35 @@ def one_sgd_step(weights, step_size):
     state = init_fn(weights)
     grads = jax.grad(lambda w: jnp.sum(w ** 2))(weights)
     return get_params(update_fn(0, grads, state))
+
+
+@error_case(family="other", fix="config-import-b11b", raises="ModuleNotFoundError",
+            source="https://github.com/hiddenSymmetries/simsopt/issues/447",
+            line="from jax.config import config",
+            fixed="from jax import config",
+            args=lambda: (jnp.array([0.25, 0.5, 0.125]),))
+def coil_currents_dtype(currents):
+    from jax.config import config
+    wide = jnp.float64 if config.jax_enable_x64 else jnp.float32
+    return currents.astype(wide) * 2.0
+
+
+@error_case(family="other", fix="cpu-platform", raises="AttributeError",
+            source="https://github.com/zjniu/Piscis/pull/4",
+            line="platform = jax.lib.xla_bridge.get_backend().platform",
+            fixed="platform = jax.default_backend()",
+            args=lambda: (jnp.arange(16.0),))
+def tile_sums_for_backend(pixels):
+    platform = jax.lib.xla_bridge.get_backend().platform
+    tile = 4 if platform == "cpu" else 8
+    return pixels.reshape(-1, tile).sum(axis=1)
+
+
+@error_case(family="other", fix="sph-harm-y-b11b", raises="AttributeError",
+            source="https://github.com/lanl/scico/pull/594",
+            line="y = jax.scipy.special.sph_harm(order, degree, azimuth, polar, n_max=4)",
+            fixed="y = jax.scipy.special.sph_harm_y(degree, order, polar, azimuth, n_max=4)",
+            args=lambda: (jnp.array([1, 0]), jnp.array([2, 3]), jnp.array([0.7, 1.1]), jnp.array([0.3, 2.0])))
+def harmonic_magnitudes(order, degree, azimuth, polar):
+    y = jax.scipy.special.sph_harm(order, degree, azimuth, polar, n_max=4)
+    return jnp.abs(y)
