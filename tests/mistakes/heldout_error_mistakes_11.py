@@ -84,3 +84,18 @@ def tile_sums_for_backend(pixels):
 def harmonic_magnitudes(order, degree, azimuth, polar):
     y = jax.scipy.special.sph_harm(order, degree, azimuth, polar, n_max=4)
     return jnp.abs(y)
+
+
+# ====================================================================== part b: shapes
+@error_case(family="shapes", fix="compute-outside-trace", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/5013",
+            line="draw = jax.jit(lambda k, c: jax.random.randint(k, (c.sum(), 3), 0, n_rows))",
+            fixed="draw = lambda k, c: jax.random.randint(k, (c.sum(), 3), 0, n_rows)",
+            args=lambda: (jnp.arange(40.0).reshape(8, 5), 3))
+def random_size_subsample(data, seed):
+    n_rows = data.shape[0]
+    count_key, index_key = jax.random.split(jax.random.key(seed))
+    block_counts = jax.random.poisson(count_key, 2.0, (2,))
+    draw = jax.jit(lambda k, c: jax.random.randint(k, (c.sum(), 3), 0, n_rows))
+    rows = draw(index_key, block_counts)
+    return data[rows[:, 0]].sum()
