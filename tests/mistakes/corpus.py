@@ -228,6 +228,8 @@ CATEGORIES = {
     "example-libraries-b11b": r"jax\.example_libraries\b|(?i:\bexample_libraries\b[^\n]{0,40}\b(instead of|not|rather than|moved|new location)\b)",
     "config-import-b11b": r"from jax import config\b|jax\.config\.(update|read)\(|(?i:\bimport jax\b[^\n]{0,60}\bjax\.config\b|\bjax\.config\b`?[^\n]{0,30}\b(object|attribute)\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,20}\b(sub)?module)",
     "sph-harm-y-b11b": r"sph_harm_y\b",
+    "device-put-b11b": r"jax\.device_put\b|(?i:\bdevice_put\b[^\n]{0,40}\b(NamedSharding|sharding|mesh)\b)",
+    "jnp-round-b11b": r"jnp\.round\b|(?i:\bround\b`?[^\n]{0,30}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?round_)",
 }
 
 

@@ -86,6 +86,29 @@ def harmonic_magnitudes(order, degree, azimuth, polar):
     return jnp.abs(y)
 
 
+@error_case(family="other", fix="device-put-b11b", raises="AttributeError",
+            source="https://github.com/genomicsxai/alphagenome_ft/issues/11",
+            line="copies = jax.device_put_replicated(params, devices)",
+            fixed="copies = jax.tree.map(lambda y: jax.device_put(jnp.stack([y] * len(devices)), sharding), params)",
+            args=lambda: ({'w': jnp.ones((3, 2)), 'b': jnp.array([0.5, -0.5])},))
+def replicate_head_params(params):
+    devices = jax.local_devices()
+    mesh = jax.sharding.Mesh(np.array(devices), ('x',))
+    sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec('x'))
+    copies = jax.device_put_replicated(params, devices)
+    return jax.tree.map(lambda leaf: leaf.shape[0], copies)
+
+
+@error_case(family="other", fix="jnp-round-b11b", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/23397",
+            line="cents = jnp.round_(prices * 100.0)",
+            fixed="cents = jnp.round(prices * 100.0)",
+            args=lambda: (jnp.array([1.234, 5.678, 9.999]),))
+def prices_to_cents(prices):
+    cents = jnp.round_(prices * 100.0)
+    return cents.astype(jnp.int32)
+
+
 # ====================================================================== part b: shapes
 @error_case(family="shapes", fix="compute-outside-trace", raises="TypeError",
             source="https://github.com/jax-ml/jax/issues/5013",
