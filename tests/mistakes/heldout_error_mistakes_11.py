@@ -109,6 +109,17 @@ def prices_to_cents(prices):
     return cents.astype(jnp.int32)
 
 
+@error_case(family="other", fix="jnp-split-b11b", raises="AttributeError",
+            source="https://github.com/cgarciae/nanoGPT-jax/pull/1",
+            line="q, k, v = qkv.split(3, axis=-1)",
+            fixed="q, k, v = jnp.split(qkv, 3, axis=-1)",
+            args=lambda: (jnp.arange(24.0).reshape(2, 12) / 10.0,))
+def attention_scores(qkv):
+    q, k, v = qkv.split(3, axis=-1)
+    weights = jax.nn.softmax(q @ k.T, axis=-1)
+    return weights @ v
+
+
 # ====================================================================== part b: shapes
 @error_case(family="shapes", fix="compute-outside-trace", raises="TypeError",
             source="https://github.com/jax-ml/jax/issues/5013",
