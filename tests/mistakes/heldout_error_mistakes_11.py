@@ -30,6 +30,28 @@ def shuffled_node_features(features, seed):
     return features[order]
 
 
+# ====================================================================== part b: custom rules
+@error_case(family="custom-rules", fix="use-custom-jvp-b10d", raises="TypeError",
+            source="https://github.com/PennyLaneAI/pennylane/pull/2791",
+            line="return jax.jacfwd(with_rule(jax.custom_vjp))(angles)",
+            fixed="return jax.jacfwd(with_rule(jax.custom_jvp))(angles)",
+            args=lambda: (jnp.array([0.3, 0.9]),))
+def expval_forward_jacobian(angles):
+    def expval(theta):
+        return jnp.cos(theta[0]) * jnp.cos(theta[1])
+
+    def with_rule(kind):
+        f = kind(expval)
+        if kind is jax.custom_vjp:
+            f.defvjp(lambda t: (expval(t), t),
+                     lambda t, g: (g * jnp.array([-jnp.sin(t[0]) * jnp.cos(t[1]), -jnp.cos(t[0]) * jnp.sin(t[1])]),))
+        else:
+            f.defjvp(lambda p, d: (expval(p[0]), jnp.dot(jnp.array([-jnp.sin(p[0][0]) * jnp.cos(p[0][1]),
+                                                                    -jnp.cos(p[0][0]) * jnp.sin(p[0][1])]), d[0])))
+        return f
+    return jax.jacfwd(with_rule(jax.custom_vjp))(angles)
+
+
 # ====================================================================== part b: other
 @error_case(family="other", fix="tree-api", raises="AttributeError",
             source="https://github.com/michael-0brien/cryojax/pull/374",
