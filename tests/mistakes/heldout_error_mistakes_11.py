@@ -52,6 +52,27 @@ def expval_forward_jacobian(angles):
     return jax.jacfwd(with_rule(jax.custom_vjp))(angles)
 
 
+@error_case(family="custom-rules", fix="close-over", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/1366",
+            line="return jax.grad(lambda a, b: doubled(jnp.multiply, a, b), argnums=(0, 1))(x, y)",
+            fixed="return jax.grad(make_doubled(jnp.multiply), argnums=(0, 1))(x, y)",
+            args=lambda: (2.0, 3.0))
+def doubled_product_grads(x, y):
+    @jax.custom_gradient
+    def doubled(func, a, b):
+        out, f_vjp = jax.vjp(func, a, b)
+        return out, lambda g: (None,) + tuple(2.0 * p for p in f_vjp(g))
+
+    def make_doubled(func):
+        @jax.custom_gradient
+        def f(a, b):
+            out, f_vjp = jax.vjp(func, a, b)
+            return out, lambda g: tuple(2.0 * p for p in f_vjp(g))
+        return f
+
+    return jax.grad(lambda a, b: doubled(jnp.multiply, a, b), argnums=(0, 1))(x, y)
+
+
 # ====================================================================== part b: other
 @error_case(family="other", fix="tree-api", raises="AttributeError",
             source="https://github.com/michael-0brien/cryojax/pull/374",
