@@ -30,6 +30,38 @@ def shuffled_node_features(features, seed):
     return features[order]
 
 
+@error_case(family="keys", fix="key-no-arith", raises="IndexError",
+            source="https://docs.jax.dev/en/latest/jep/9263-typed-keys.html",
+            line="new_key = jax.random.key(key[1])",
+            fixed="key, new_key = jax.random.split(key)",
+            args=lambda: (999,))
+def fresh_dropout_mask(seed):
+    key = jax.random.key(seed)
+    new_key = jax.random.key(key[1])
+    return jax.random.bernoulli(new_key, 0.7, (4,))
+
+
+@error_case(family="keys", fix="key-no-arith", raises="TypeError",
+            source="https://docs.jax.dev/en/latest/jep/9263-typed-keys.html",
+            line="walker_keys = key + jnp.arange(n_walkers)",
+            fixed="walker_keys = jax.random.split(key, n_walkers)",
+            args=lambda: (0, 5))
+def walker_initial_positions(seed, n_walkers):
+    key = jax.random.key(seed)
+    walker_keys = key + jnp.arange(n_walkers)
+    return jax.vmap(lambda k: jax.random.normal(k, (2,)))(walker_keys)
+
+
+@error_case(family="keys", fix="vmap-in-axes-axis", raises="ValueError",
+            source="https://docs.jax.dev/en/latest/jep/9263-typed-keys.html",
+            line="return jax.vmap(jax.random.uniform, in_axes=1)(keys)",
+            fixed="return jax.vmap(jax.random.uniform, in_axes=0)(keys)",
+            args=lambda: (0,))
+def one_uniform_per_key(seed):
+    keys = jax.random.split(jax.random.key(seed))
+    return jax.vmap(jax.random.uniform, in_axes=1)(keys)
+
+
 # ====================================================================== part b: custom rules
 @error_case(family="custom-rules", fix="use-custom-jvp-b10d", raises="TypeError",
             source="https://github.com/PennyLaneAI/pennylane/pull/2791",
