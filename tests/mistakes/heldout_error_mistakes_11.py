@@ -105,6 +105,21 @@ def doubled_product_grads(x, y):
     return jax.grad(lambda a, b: doubled(jnp.multiply, a, b), argnums=(0, 1))(x, y)
 
 
+@error_case(family="custom-rules", fix="nondiff-arrays", raises="UnexpectedTracerError",
+            source="https://docs.jax.dev/en/latest/jep/4008-custom-vjp-update.html",
+            line="return jax.vmap(lambda hi: jax.grad(lambda v: clip_old(-hi, hi, v) * 3.0)(x))(bounds)",
+            fixed="return jax.vmap(lambda hi: jax.grad(lambda v: clip_new(-hi, hi, v) * 3.0)(x))(bounds)",
+            args=lambda: (0.5, jnp.array([1.0, 2.0, 4.0])))
+def clipped_slopes(x, bounds):
+    clip_old = jax.custom_vjp(lambda lo, hi, v: v, nondiff_argnums=(0, 1))
+    clip_old.defvjp(lambda lo, hi, v: (v, None), lambda lo, hi, _, g: (jnp.clip(g, lo, hi),))
+
+    clip_new = jax.custom_vjp(lambda lo, hi, v: v)
+    clip_new.defvjp(lambda lo, hi, v: (v, (lo, hi)), lambda res, g: (None, None, jnp.clip(g, res[0], res[1])))
+
+    return jax.vmap(lambda hi: jax.grad(lambda v: clip_old(-hi, hi, v) * 3.0)(x))(bounds)
+
+
 # ====================================================================== part b: other
 @error_case(family="other", fix="tree-api", raises="AttributeError",
             source="https://github.com/michael-0brien/cryojax/pull/374",
