@@ -120,6 +120,19 @@ def clipped_slopes(x, bounds):
     return jax.vmap(lambda hi: jax.grad(lambda v: clip_old(-hi, hi, v) * 3.0)(x))(bounds)
 
 
+@error_case(family="custom-rules", fix="pass-closed-over", raises="UnexpectedTracerError",
+            source="https://docs.jax.dev/en/latest/jep/4008-custom-vjp-update.html",
+            line="return jax.grad(lambda s: with_jvp(lambda y: s * jnp.sin(y))(3.0))(scale)",
+            fixed="return jax.grad(lambda s: with_jvp(lambda y, c: c * jnp.sin(y))(3.0, s))(scale)",
+            args=lambda: (2.0,))
+def amplitude_sensitivity(scale):
+    def with_jvp(fn):
+        f = jax.custom_jvp(fn)
+        f.defjvp(lambda p, t: (fn(*p), jax.jvp(fn, p, t)[1]))
+        return f
+    return jax.grad(lambda s: with_jvp(lambda y: s * jnp.sin(y))(3.0))(scale)
+
+
 # ====================================================================== part b: other
 @error_case(family="other", fix="tree-api", raises="AttributeError",
             source="https://github.com/michael-0brien/cryojax/pull/374",
