@@ -231,6 +231,7 @@ CATEGORIES = {
     "device-put-b11b": r"jax\.device_put\b|(?i:\bdevice_put\b[^\n]{0,40}\b(NamedSharding|sharding|mesh)\b)",
     "jnp-round-b11b": r"jnp\.round\b|(?i:\bround\b`?[^\n]{0,30}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?round_)",
     "jnp-split-b11b": r"jnp\.split\(|(?i:\b(jnp|jax\.numpy)\.split\b[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,20}\bmethod\b|\bno `?\.?split`? method\b)",
+    "randint-range-b11b": r"random\.bits\(|jnp\.uint32\(|(?i:\b(maxval|minval|bounds?)\b[^\n]{0,60}\b(uint32|the (same|requested|target) dtype|dtype=)|\b(give|pass|make)\b[^\n]{0,30}\b(maxval|bound)\b[^\n]{0,30}\b(unsigned|uint))",
 }
 
 

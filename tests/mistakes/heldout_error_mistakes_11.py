@@ -62,6 +62,17 @@ def one_uniform_per_key(seed):
     return jax.vmap(jax.random.uniform, in_axes=1)(keys)
 
 
+@error_case(family="keys", fix="randint-range-b11b", raises="OverflowError",
+            source="https://github.com/jax-ml/jax/issues/18766",
+            line="seeds = jax.random.randint(key, (n_workers,), minval=0, maxval=2 ** 32 - 1, dtype=jnp.uint32)",
+            fixed="seeds = jax.random.randint(key, (n_workers,), minval=0, maxval=jnp.uint32(2 ** 32 - 1), dtype=jnp.uint32)",
+            args=lambda: (3, 4))
+def worker_seeds(seed, n_workers):
+    key = jax.random.key(seed)
+    seeds = jax.random.randint(key, (n_workers,), minval=0, maxval=2 ** 32 - 1, dtype=jnp.uint32)
+    return seeds
+
+
 # ====================================================================== part b: custom rules
 @error_case(family="custom-rules", fix="use-custom-jvp-b10d", raises="TypeError",
             source="https://github.com/PennyLaneAI/pennylane/pull/2791",
