@@ -247,3 +247,15 @@ def random_size_subsample(data, seed):
     draw = jax.jit(lambda k, c: jax.random.randint(k, (c.sum(), 3), 0, n_rows))
     rows = draw(index_key, block_counts)
     return data[rows[:, 0]].sum()
+
+
+@error_case(family="shapes", fix="feature-dim-b11b", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/931",
+            line="out_shape, params = net_init(jax.random.key(seed), (-1,))",
+            fixed="out_shape, params = net_init(jax.random.key(seed), (-1, 1))",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]), 0))
+def scalar_regressor_outputs(xs, seed):
+    from jax.example_libraries import stax
+    net_init, net_apply = stax.serial(stax.Dense(8), stax.Relu, stax.Dense(1))
+    out_shape, params = net_init(jax.random.key(seed), (-1,))
+    return net_apply(params, xs[:, None])[:, 0]
