@@ -259,3 +259,13 @@ def scalar_regressor_outputs(xs, seed):
     net_init, net_apply = stax.serial(stax.Dense(8), stax.Relu, stax.Dense(1))
     out_shape, params = net_init(jax.random.key(seed), (-1,))
     return net_apply(params, xs[:, None])[:, 0]
+
+
+@error_case(family="shapes", fix="norm-flatten-b11b", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/26112",
+            line="total = jnp.linalg.norm(field, axis=(0, 1, 2))",
+            fixed="total = jnp.linalg.norm(field.ravel())",
+            args=lambda: (jnp.arange(24.0).reshape(2, 3, 4) / 10.0,))
+def rms_field_strength(field):
+    total = jnp.linalg.norm(field, axis=(0, 1, 2))
+    return total / jnp.sqrt(field.size)
