@@ -165,6 +165,7 @@ FIXES = {
     "example-libraries-b11b", "config-import-b11b", "sph-harm-y-b11b",
     "device-put-b11b", "jnp-round-b11b", "jnp-split-b11b",
     "randint-range-b11b", "feature-dim-b11b", "norm-flatten-b11b",
+    "drop-tie-in-b11b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

@@ -234,6 +234,7 @@ CATEGORIES = {
     "randint-range-b11b": r"random\.bits\(|jnp\.uint32\(|(?i:\b(maxval|minval|bounds?)\b[^\n]{0,60}\b(uint32|the (same|requested|target) dtype|dtype=)|\b(give|pass|make)\b[^\n]{0,30}\b(maxval|bound)\b[^\n]{0,30}\b(unsigned|uint))",
     "feature-dim-b11b": r"\(-1, ?1\)|(?i:\b(add|append|include|give|keep)\w*\b[^\n]{0,40}\b(trailing|feature|input|last|example)\b[^\n]{0,20}\b(dimension|dim|axis)\b|\bin_shape\b[^\n]{0,60}\b(feature|example|input) (size|dimension|axis)\b)",
     "norm-flatten-b11b": r"\.ravel\(\)|\.flatten\(\)|(?i:\b(flatten|ravel)\w*\b[^\n]{0,40}\b(first|before|the (array|input|tensor))\b|\bnorm\b[^\n]{0,40}\b(of the )?(flattened|raveled)\b)",
+    "drop-tie-in-b11b": r"(?i)\b(remove|drop|delete|omit|without|no need for|stop using)\w*\b[^\n]{0,30}`?(lax\.)?tie_in\b|\btie_in\b[^\n]{0,60}\b(no-?op|not needed|unnecessary|no longer (needed|necessary|does anything)|relic)|\b(use|pass) (the )?(second )?(value|argument|array) (directly|itself)\b",
 }
 
 

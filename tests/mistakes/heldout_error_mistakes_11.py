@@ -234,6 +234,16 @@ def attention_scores(qkv):
     return weights @ v
 
 
+@error_case(family="other", fix="drop-tie-in-b11b", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/19413",
+            line="counts = lax.tie_in(x, jnp.zeros(n_bins))",
+            fixed="counts = jnp.zeros(n_bins)",
+            args=lambda: (jnp.array([0, 2, 2, 1]), 3))
+def bin_counts(x, n_bins):
+    counts = lax.tie_in(x, jnp.zeros(n_bins))
+    return counts.at[x].add(1.0)
+
+
 # ====================================================================== part b: shapes
 @error_case(family="shapes", fix="compute-outside-trace", raises="TypeError",
             source="https://github.com/jax-ml/jax/issues/5013",
