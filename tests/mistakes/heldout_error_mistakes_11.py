@@ -279,3 +279,16 @@ def scalar_regressor_outputs(xs, seed):
 def rms_field_strength(field):
     total = jnp.linalg.norm(field, axis=(0, 1, 2))
     return total / jnp.sqrt(field.size)
+
+
+@error_case(family="shapes", fix="add-batch-dim", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/381",
+            line="feature_map = conv_apply(params, image)",
+            fixed="feature_map = conv_apply(params, image[None])[0]",
+            args=lambda: (jnp.linspace(0.0, 1.0, 36).reshape(6, 6, 1), 1))
+def edge_features(image, seed):
+    from jax.example_libraries import stax
+    conv_init, conv_apply = stax.serial(stax.Conv(2, (3, 3), padding='SAME'), stax.Relu)
+    _, params = conv_init(jax.random.key(seed), (-1,) + image.shape)
+    feature_map = conv_apply(params, image)
+    return feature_map.sum(axis=(0, 1))
