@@ -163,6 +163,11 @@ FIXES = {
     "init-no-conversion-b10d", "use-custom-jvp-b10d",
     # added with the eleventh held-out batch, part a (written from the maintainers' fixes alone)
     "list-to-tuple-b11a", "switch-branches-b11a", "jacobian-b11a",
+    # added with the eleventh held-out batch, part b (written from the maintainers' fixes alone)
+    "example-libraries-b11b", "config-import-b11b", "sph-harm-y-b11b",
+    "device-put-b11b", "jnp-round-b11b", "jnp-split-b11b",
+    "randint-range-b11b", "feature-dim-b11b", "norm-flatten-b11b",
+    "drop-tie-in-b11b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

@@ -228,6 +228,17 @@ CATEGORIES = {
     "list-to-tuple-b11a": r"(?i)\btuple\(\w*|\b(convert|cast|turn|wrap|make)\w*\b[^\n]{0,40}\blists?\b[^\n]{0,30}\b(to|into|as|a) (a )?tuples?\b|\ba tuple\b[^\n]{0,20}\b(not|instead of|rather than)\b[^\n]{0,6}\b(a )?list\b",
     "switch-branches-b11a": r"lax\.switch\(|(?i:\bpre-?(comput|generat|build|defin)\w*\b[^\n]{0,50}\b(derivatives?|functions?|branches|grads?|gradients?)\b|\b(list|tuple|table|sequence) of (functions|branches|branch functions|derivative functions|gradient functions)\b)",
     "jacobian-b11a": r"jax\.jacobian\b|jax\.jac(?:fwd|rev)\b|(?i:\b(full|whole|the) jacobian\b[^\n]{0,40}\b(instead of|rather than|not)\b[^\n]{0,20}\bgrad)",
+    # added with the eleventh held-out batch, part b (written from the maintainers' fixes alone)
+    "example-libraries-b11b": r"jax\.example_libraries\b|(?i:\bexample_libraries\b[^\n]{0,40}\b(instead of|not|rather than|moved|new location)\b)",
+    "config-import-b11b": r"from jax import config\b|jax\.config\.(update|read)\(|(?i:\bimport jax\b[^\n]{0,60}\bjax\.config\b|\bjax\.config\b`?[^\n]{0,30}\b(object|attribute)\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,20}\b(sub)?module)",
+    "sph-harm-y-b11b": r"sph_harm_y\b",
+    "device-put-b11b": r"jax\.device_put\b|(?i:\bdevice_put\b[^\n]{0,40}\b(NamedSharding|sharding|mesh)\b)",
+    "jnp-round-b11b": r"jnp\.round\b|(?i:\bround\b`?[^\n]{0,30}\b(instead of|not|rather than)\b[^\n]{0,10}`?(jnp\.)?round_)",
+    "jnp-split-b11b": r"jnp\.split\(|(?i:\b(jnp|jax\.numpy)\.split\b[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,20}\bmethod\b|\bno `?\.?split`? method\b)",
+    "randint-range-b11b": r"random\.bits\(|jnp\.uint32\(|(?i:\b(maxval|minval|bounds?)\b[^\n]{0,60}\b(uint32|the (same|requested|target) dtype|dtype=)|\b(give|pass|make)\b[^\n]{0,30}\b(maxval|bound)\b[^\n]{0,30}\b(unsigned|uint))",
+    "feature-dim-b11b": r"\(-1, ?1\)|(?i:\b(add|append|include|give|keep)\w*\b[^\n]{0,40}\b(trailing|feature|input|last|example)\b[^\n]{0,20}\b(dimension|dim|axis)\b|\bin_shape\b[^\n]{0,60}\b(feature|example|input) (size|dimension|axis)\b)",
+    "norm-flatten-b11b": r"\.ravel\(\)|\.flatten\(\)|(?i:\b(flatten|ravel)\w*\b[^\n]{0,40}\b(first|before|the (array|input|tensor))\b|\bnorm\b[^\n]{0,40}\b(of the )?(flattened|raveled)\b)",
+    "drop-tie-in-b11b": r"(?i)\b(remove|drop|delete|omit|without|no need for|stop using)\w*\b[^\n]{0,30}`?(lax\.)?tie_in\b|\btie_in\b[^\n]{0,60}\b(no-?op|not needed|unnecessary|no longer (needed|necessary|does anything)|relic)|\b(use|pass) (the )?(second )?(value|argument|array) (directly|itself)\b",
 }
 
 
