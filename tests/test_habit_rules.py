@@ -255,3 +255,98 @@ def test_a_scan_length_from_two_jit_arguments_is_told_static():
         return lax.scan(lambda c, _: (c * 0.9, None), x, None, length=round(t / h))[0]
     fix = _fix(_block(lambda: jax.jit(euler)(1.0, 1.0, 0.25)))
     assert "static_arg" in fix, fix
+
+
+# ---------------------------------------------------------------- after the eleventh held-out batch's first run
+def test_a_conditional_expression_on_a_traced_value_is_told_where_or_cond():
+    def flip_unless_positive(x, limit):
+        return x if limit > 0 else -x
+    block = _block(lambda: jax.jit(flip_unless_positive)(jnp.ones(2), jnp.float32(1.0)))
+    fix = _fix(block)
+    assert "`a if limit > 0 else b`" in block and "`jnp.where(limit > 0, a, b)`" in fix and "lax.cond(limit > 0" in fix
+    assert "shape arithmetic" not in block
+
+
+def test_a_conditional_expression_joined_with_and_is_told_logical_and():
+    def inside(x, lo, hi):
+        return x if lo < 0 and hi > 0 else -x
+    assert "jnp.logical_and" in _fix(_block(lambda: jax.jit(inside)(1.0, jnp.float32(-1), jnp.float32(1))))
+
+
+def test_a_python_int_too_large_for_int32_is_told_the_dtype_its_line_asks_for():
+    key = jax.random.key(0)
+    fix = _fix(_block(lambda: jax.random.randint(key, (2,), 0, 2 ** 31 + 5, dtype=jnp.uint32)))
+    assert "`maxval=jnp.uint32(2147483653)`" in fix and not fix.startswith(GUESS)
+
+
+def test_a_python_int_too_large_without_a_dtype_is_offered_64_bit_mode_as_a_guess():
+    key = jax.random.key(0)
+    fix = _fix(_block(lambda: jax.random.randint(key, (2,), 0, 2 ** 31 + 5)))
+    assert fix.startswith(GUESS) and "jax_enable_x64" in fix
+
+
+def test_a_norm_over_three_axes_is_told_to_flatten():
+    cube = jnp.ones((2, 2, 2))
+    assert "`jnp.linalg.norm(cube.ravel())`" in _fix(_block(lambda: jnp.linalg.norm(cube, axis=(0, 1, 2))))
+
+
+def test_a_norm_over_two_axes_is_a_matrix_norm_and_no_error():
+    assert jnp.linalg.norm(jnp.ones((2, 2, 2)), axis=(0, 1)).shape == (2,)
+    assert _rule(lambda: jnp.linalg.norm(jnp.ones(3), axis=(0, 1, 2))) != "norm-axes"   # an axis past the rank
+
+
+def test_an_empty_axis_indexed_in_a_loop_is_told_to_handle_the_empty_case_first():
+    rows = jnp.zeros((0, 3))
+    fix = _fix(_block(lambda: lax.fori_loop(0, 2, lambda i, c: c + rows[i], jnp.zeros(3))))
+    assert "Python `if` on the shape" in fix and "`if x.shape[0] == 0" in fix
+
+
+def test_an_index_past_a_non_empty_axis_is_not_the_empty_case():
+    assert _rule(lambda: np.ones((2, 3))[:, 7]) != "empty-axis"
+
+
+def test_a_module_moved_to_example_libraries_is_told_its_new_import():
+    def old_import():
+        from jax.experimental import stax  # noqa: F401
+    assert "`from jax.example_libraries import stax`" in _fix(_block(old_import))
+
+
+def test_jax_config_imported_as_a_module_is_told_the_object():
+    def old_import():
+        import jax.config  # noqa: F401
+    fix = _fix(_block(old_import))
+    assert "`from jax import config`" in fix and "example_libraries" not in fix
+
+
+def test_a_name_jax_never_had_is_not_sent_to_example_libraries():
+    def made_up():
+        from jax.experimental import no_such_module_anywhere  # noqa: F401
+    assert "example_libraries" not in _block(made_up)
+
+
+def test_numpy_masked_arrays_under_vmap_are_told_a_where_mask_not_a_jnp_name_that_does_not_exist():
+    def masked_mean(v, bad):
+        return np.ma.masked_array(v, mask=bad).mean()
+    fix = _fix(_block(lambda: jax.vmap(masked_mean)(jnp.ones((2, 3)), jnp.zeros((2, 3), bool))))
+    assert "jnp.ma" not in fix and "`jnp.mean(v, where=~bad)`" in fix
+
+
+def test_numpy_under_vmap_with_a_jnp_twin_is_still_told_the_twin():
+    assert "`jnp.sum`" in _fix(_block(lambda: jax.vmap(lambda v: np.sum(np.asarray(v)))(jnp.ones((2, 3)))))
+
+
+def test_branches_returning_a_list_and_a_tuple_are_told_to_convert_the_list():
+    fix = _fix(_block(lambda: lax.cond(True, lambda: [jnp.ones(2), 1.0], lambda: (jnp.zeros(2), 2.0))))
+    assert "`tuple(the_list)`" in fix
+
+
+def test_branches_returning_dicts_with_other_keys_keep_the_containers_fix():
+    fix = _fix(_block(lambda: lax.cond(True, lambda: {"a": 1.0}, lambda: {"b": 1.0})))
+    assert "same dict keys" in fix and "tuple(the_list)" not in fix
+
+
+def test_an_integer_leaf_of_a_parameter_dict_is_offered_closing_over_it():
+    def energy(p):
+        return jnp.sum(p["coeff"] ** p["power"])
+    fix = _fix(_block(lambda: jax.grad(energy)({"coeff": jnp.ones(2), "power": jnp.int32(2)})))
+    assert "close over it" in fix and "argnums=" in fix

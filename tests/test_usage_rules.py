@@ -177,7 +177,7 @@ CASES = {
                   lambda: jax.vmap(jax.random.key)(jnp.arange(3))),
     "key-already": (lambda: jax.random.PRNGKey(jax.random.key(0)), ["already a PRNG key"],
                     lambda: jax.random.PRNGKey(0)),
-    "key-indexed": (_index_typed_key, ["typed PRNG key", "jax.random.split(key, n)[i]"],
+    "key-indexed": (_index_typed_key, ["typed PRNG key", "key, new_key = jax.random.split(key)"],
                     lambda: jax.random.PRNGKey(0)[0]),
     "key-mixed": (lambda: jnp.stack([jax.random.key(0), jax.random.PRNGKey(1)]), ["wrap_key_data"],
                   lambda: jnp.stack([jax.random.key(0), jax.random.key(1)])),

@@ -222,7 +222,8 @@ def _dims(f: Facts) -> str:
 
 
 # a size whose argument's kind is unknown (not recorded): the other guess beside making it static
-DATA_SIZE = "; or, if it is data (an array, a key), work at a fixed maximum size and mask the extra entries"
+DATA_SIZE = ("; or, if it is data (an array, a key), compute that part outside the jitted function (there its "
+             "sizes are concrete), or work at a fixed maximum size and mask the extra entries")
 
 
 def _constant_size(f: Facts) -> bool:

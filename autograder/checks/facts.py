@@ -236,6 +236,8 @@ def _expression_facts(expr, frame) -> dict:
             facts["fstring_spec"] = True
         elif isinstance(node, ast.Name):
             names.append(node.id)
+        elif isinstance(node, ast.IfExp):      # `a if pred else b`: Python asks for `pred`'s truth
+            facts.setdefault("if_tests", []).append(ast.unparse(node.test))
         elif isinstance(node, ast.Call):
             name = _dotted(node.func)
             calls.append(name)

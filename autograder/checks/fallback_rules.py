@@ -56,16 +56,50 @@ def _public(mod) -> list[str]:
 
 # ---------------------------------------------------------------- a name a JAX module lacks
 _MISSING = r"module '(jax[\w.]*)' has no attribute '(\w+)'"
+_IMPORT_MISSING = r"cannot import name '(\w+)' from '(jax[\w.]*)'"
+_MODULE_MISSING = r"^No module named '(jax(?:\.\w+)*)\.(\w+)'"
+# JAX's packages whose modules a removed module may have moved to (`jax.experimental.optimizers`)
+_PACKAGES = ("jax.example_libraries", "jax.extend", "jax.experimental")
+# removed names with no successor of the same name (JAX's changelog): what replaces their common uses
+_REPLACED = {"xla_bridge": "`jax.default_backend()` (the platform's name, 'cpu' or 'gpu') or `jax.devices()`"}
+
+
+def _missing(f: Facts) -> tuple[str, str, bool]:
+    """(module, name, whether it was imported) for a name a JAX module lacks, in any of Python's three
+    wordings (an attribute, `from m import name`, `import m.name`); ('', '', False) otherwise."""
+    if f.is_("AttributeError") and f.says(_MISSING):
+        return f.group(_MISSING, 1), f.group(_MISSING, 2), False
+    if f.is_("ImportError") and f.says(_IMPORT_MISSING):
+        return f.group(_IMPORT_MISSING, 2), f.group(_IMPORT_MISSING, 1), True
+    if f.is_("ImportError") and f.says(_MODULE_MISSING):
+        return f.group(_MODULE_MISSING, 1), f.group(_MODULE_MISSING, 2), True
+    return "", "", False
+
+
+def _submodule(package: str, name: str) -> bool:
+    """Whether JAX's `package` has a module `name` (found, not imported: only the package is)."""
+    import importlib.util
+    try:
+        return importlib.util.find_spec(f"{package}.{name}") is not None
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _moved(f: Facts) -> list[str]:
-    """`jax.lax.N`-style spellings of the same name in other JAX modules, then close spellings in the
-    module the student named (two at most)."""
-    module, name = f.group(_MISSING, 1), f.group(_MISSING, 2)
-    if not f.is_("AttributeError") or not module or not name:
+    """`jax.lax.N`-style spellings of the same name in other JAX modules (or `from m import N` where the
+    student imported it), then close spellings in the module the student named (two at most)."""
+    module, name, imported = _missing(f)
+    if not module or not name:
         return []
-    found = [f"`{short}.{name}`" for full, short in _MODULES.items()
+    if name in _REPLACED:
+        return [_REPLACED[name]]
+    spell = (lambda full, short: f"`from {full} import {name}`") if imported else \
+        (lambda full, short: f"`{short}.{name}`")
+    found = [spell(full, short) for full, short in _MODULES.items()
              if full != module and name in _public(_module(full))]
+    if imported and f.says(_MODULE_MISSING) and name in _public(_module(module)):
+        return [f"`from {module} import {name}` (an object of `{module}`, not a module)"]
+    found += [f"`from {p} import {name}`" for p in _PACKAGES if p != module and _submodule(p, name)]
     short = _MODULES.get(module, module)
     close = [f"`{short}.{n}`" for n in difflib.get_close_matches(name, _public(_module(module)), n=2, cutoff=0.75)]
     return (found + close)[:2]
@@ -73,8 +107,9 @@ def _moved(f: Facts) -> list[str]:
 
 def _moved_cause(f: Facts) -> str:
     import jax
-    return (f"this JAX ({jax.__version__}) has no `{f.group(_MISSING, 2)}` in `{f.group(_MISSING, 1)}`: JAX "
-            f"removed, renamed or moved it (its changelog says which)")
+    module, name, _ = _missing(f)
+    return (f"this JAX ({jax.__version__}) has no `{name}` in `{module}`: JAX removed, renamed or moved it (its "
+            f"changelog says which)")
 
 
 # ---------------------------------------------------------------- an attribute a JAX array lacks
@@ -181,7 +216,7 @@ def _axis_literal(f: Facts) -> str:
 
 # JAX's own advice in its message (`... is not supported. Use stable=True ...`): a sentence that starts
 # with one of these, quoted back as a guess where no rule knows the message
-_ADVICE = (r"(?:^|[.:]\s+)((?:Use|Instead,? use|Consider using|Try using|Please use|Did you mean|Pass|Set)\b"
+_ADVICE = (r"(?:^|[.:;]\s+)((?:[Uu]se|Instead,? use|Consider using|Try using|Please use|Did you mean|Pass|Set)\b"
            r"[^\n]{3,200}?)(?:\.(?:\s|$)|$)")
 
 
@@ -199,6 +234,9 @@ def _from_jax(f: Facts) -> bool:
     return f.desc.get("raised_in_jax") is True or f.says(r"\b(jax|jnp|lax)\.\w+")
 
 
+_EMPTY_AXIS = r"(axis \d+ with size 0)\b"
+
+
 def _past_end(f: Facts) -> str:
     """JAX's (or NumPy's) words for an index or an axis number past the end of an array, or ''."""
     if not f.is_("IndexError", "ValueError", "AxisError"):
@@ -209,7 +247,7 @@ def _past_end(f: Facts) -> str:
 FALLBACK_RULES: list[Rule] = [
     *LATE_RULES,           # what JAX's message says it wants, and where its machinery called the student's code
     Rule("moved-name", lambda f: bool(_moved(f)), _moved_cause,
-         lambda f: guess(" or ".join(_moved(f)) + " (the same name elsewhere in JAX, or a close spelling)")),
+         lambda f: guess(" or ".join(_moved(f)) + " (what this JAX has in its place)")),
     Rule("array-attribute", lambda f: bool(_array_options(f)),
          lambda f: f"JAX arrays have no `.{f.group(_ARRAY_ATTR, 2)}` method (NumPy's arrays do)",
          lambda f: guess(" or ".join(_array_options(f)))),
@@ -217,6 +255,12 @@ FALLBACK_RULES: list[Rule] = [
          lambda f: (f"`{_jax_function(f)[0]}` was called against its signature, {_signature_text(f)}: "
                     f"{f.group(_SIGNATURE, 2)}"),
          _signature_fix),
+    Rule("empty-axis", lambda f: f.is_("IndexError") and f.says(_EMPTY_AXIS),
+         lambda f: (f"an axis of size 0 is indexed ({f.group(_EMPTY_AXIS)}): JAX traces a loop's body, a "
+                    f"mapped function and both branches even when they would run zero times, and there is no entry "
+                    f"to index while tracing"),
+         "handle the empty case before it, with a Python `if` on the shape (shapes are static, even under `jax.jit`): "
+         "`if x.shape[0] == 0: return ...`, and run the loop or map only for arrays that have entries"),
     Rule("axis-past-end", lambda f: bool(_past_end(f)) and bool(_axis_literal(f)),
          lambda f: f"an index or axis ran past the array ({_past_end(f)}) on a line that passes `{_axis_literal(f)}`",
          lambda f: guess(f"`{_axis_literal(f)}` may name a dimension the array does not have there: axes count "

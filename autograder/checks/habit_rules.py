@@ -104,6 +104,59 @@ def _argnums_number_fix(f: Facts) -> str:
             f"it out of the tuple, `[0]`")
 
 
+def _jnp_has(dotted: str) -> bool:
+    """Whether `jnp.<dotted>` exists in this JAX (`linalg.norm` does, `ma.masked_array` does not)."""
+    import jax.numpy as jnp
+    obj = jnp
+    for part in dotted.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return False
+    return True
+
+
+def numpy_call_fix(f: Facts) -> str:
+    """`jnp`'s function of the same name where JAX has one; never a `jnp` name that does not exist."""
+    call = f.calls("np.", "numpy.", "onp.")[0]
+    rest = call.split(".", 1)[1]
+    if _jnp_has(rest):
+        return f"use `jnp.{rest}` instead of `{call}` inside {f.traced_code}"
+    if rest.startswith("ma."):   # NumPy's mask marks the entries left out; JAX's `where=` the ones kept
+        m = re.search(r"masked_array\(\s*([\w.]+)\s*,\s*mask\s*=\s*(~?)([\w.]+)", f.code)
+        x, keep = (m.group(1), m.group(3) if m.group(2) else f"~{m.group(3)}") if m else ("x", "keep")
+        return (f"JAX has no masked arrays (`np.ma`): keep the mask as a boolean array and use it in the reduction, "
+                f"`jnp.mean({x}, where={keep})` or `jnp.sum(jnp.where({keep}, {x}, 0.0)) / jnp.sum({keep})` (`{keep}`: "
+                f"the entries to keep, the opposite of NumPy's `mask=`)")
+    return guess(f"`jnp` has no `{rest}`: write it with `jnp` operations inside {f.traced_code}, or call it "
+                 f"outside, on concrete values")
+
+
+def _if_test(f: Facts) -> str:
+    return f.stmt["if_tests"][0]
+
+
+# JAX's words for a Python int argument too large for the integer type it becomes
+_OVERFLOW = r"overflow was encountered while parsing an argument .* whose argument path is (\w+)\. Got <class 'int'> with value (-?\d+)"
+
+
+def _overflow_fix(f: Facts) -> str:
+    """The line's own dtype (`dtype=jnp.uint32`) for the value, where the line gives one."""
+    name, value = f.group(_OVERFLOW, 1), f.group(_OVERFLOW, 2)
+    m = re.search(r"dtype=(?:jnp\.|np\.|jax\.numpy\.)?(u?int(?:8|16|32|64))\b", f.code)
+    dtype = m.group(1) if m else ""
+    if dtype and dtype != "int64":
+        return (f"give `{name}` as an array of the dtype the line asks for, `{name}=jnp.{dtype}({value})`, so it is "
+                f"never made an int32")
+    return guess(f"turn 64-bit mode on at startup, `jax.config.update('jax_enable_x64', True)`, or give `{name}` "
+                 f"as an array of a type it fits, e.g. `jnp.uint32({value})`")
+
+
+def _first_arg(f: Facts, default: str) -> str:
+    """The array a `norm(x, ..., axis=...)` call on the line is given."""
+    m = re.search(r"norm\(\s*([\w.]+)\s*,[^()]*\baxis\s*=", f.code)
+    return m.group(1) if m else default
+
+
 HABIT_RULES: list[Rule] = [
     Rule("boolean-mask", lambda f: f.is_("NonConcreteBooleanIndexError"),
          "boolean-mask indexing (`x[mask]` or `x.at[mask]`): the result's shape depends on the values", mask_fix),
@@ -111,6 +164,21 @@ HABIT_RULES: list[Rule] = [
          lambda f: f"`{_call_name(f, 'this function')}` writes into its array in NumPy; JAX arrays are immutable",
          lambda f: (f"pass `inplace=False` and keep the array it returns: `x = {_call_name(f, 'jnp.fill_diagonal')}"
                     f"(x, ..., inplace=False)`; any other write is `x = x.at[i].set(v)`")),
+    # a Python conditional expression on a traced value (`and`/`or` in its test: rules.py's own rule)
+    Rule("if-expression", lambda f: f.is_("TracerBoolConversionError") and f.kind not in ("if", "while", "assert")
+         and len(f.stmt.get("if_tests", [])) == 1 and not f.stmt.get("bool_ops"),
+         lambda f: (f"`a if {_if_test(f)} else b` asks Python for the truth of `{_if_test(f)}`, a traced value, "
+                    f"which is unknown while tracing"),
+         lambda f: (f"choose with `jnp.where({_if_test(f)}, a, b)` (both sides computed, elementwise) or "
+                    f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs)")),
+    Rule("int-argument-overflow", lambda f: f.is_("OverflowError") and f.says(_OVERFLOW),
+         lambda f: (f"`{f.group(_OVERFLOW, 1)}` is the Python int {f.group(_OVERFLOW, 2)}, which JAX turns into its "
+                    f"default integer (int32 unless 64-bit mode is on), and it does not fit"),
+         _overflow_fix),
+    Rule("norm-axes", lambda f: f.says(r"^Improper number of axes for norm: axis=\((\d+, ){2,}"),
+         "`jnp.linalg.norm` takes one axis (a vector norm) or two (a matrix norm), not three or more",
+         lambda f: (f"for the norm of all the entries, flatten first, `jnp.linalg.norm({_first_arg(f, 'x')}.ravel())`; "
+                    f"over some of the axes, `jnp.sqrt(jnp.sum({_first_arg(f, 'x')} ** 2, axis=...))`")),
     Rule("int32-overflow", lambda f: f.says(r"Python integer -?\d+ out of bounds for (u?int32)"),
          "JAX makes 32-bit integers (and floats) unless its 64-bit mode is on, and this number needs 64 bits",
          "turn 64-bit mode on at startup, before any array is made: `jax.config.update('jax_enable_x64', True)` "

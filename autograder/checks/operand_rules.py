@@ -20,7 +20,7 @@ from .rule_facts import Facts, Rule
 from .trial_texts import TRACES, guess, rewrite_fix
 
 _CALLABLE = (r"<class '(?:[\w.]+\.)?(function|PjitFunction|custom_jvp|custom_vjp|builtin_function_or_method|"
-             r"partial|method|cython_function_or_method)'>")
+             r"partial|method|cython_function_or_method|ufunc)'>")
 _P = {
     "refused": r"^(\S+) requires ndarray or scalar arguments, got <class '(?:[\w.]+\.)?(\w+)'> at position (\d+)",
     "named": r"<function (?:[\w.<>]+\.)?(\w+)(?: at |>)",
@@ -49,7 +49,8 @@ def _source(f: Facts) -> str:
 _KINDS = {"function": "a Python function", "PjitFunction": "a jitted function, as `jnp` functions are",
           "custom_jvp": "a `custom_jvp` function, as activations such as `jax.nn.relu` are",
           "custom_vjp": "a `custom_vjp` function", "partial": "a `functools.partial`",
-          "builtin_function_or_method": "a built-in function", "method": "a method"}
+          "builtin_function_or_method": "a built-in function", "method": "a method",
+          "ufunc": "a `jnp` ufunc (such as `jnp.multiply`)"}
 
 
 def _function_named(f: Facts) -> str:

@@ -17,7 +17,7 @@ from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division 
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
-from .habit_rules import HABIT_RULES
+from .habit_rules import HABIT_RULES, numpy_call_fix as _numpy_call_fix
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .transform_rules import TRANSFORM_RULES
@@ -47,8 +47,8 @@ _TRACER_ERRORS = ("ConcretizationTypeError", "TracerArrayConversionError", "Trac
 def _is_size_error(f: Facts) -> bool:
     if f.is_("TracerIntegerConversionError", "NonConcreteBooleanIndexError", "TracerArrayConversionError"):
         return False                       # their own rules (NumPy on a tracer: even next to a size call)
-    if f.is_("TracerBoolConversionError"):
-        return bool(f.calls(*_SIZE_CALLS)) and f.kind not in ("if", "while", "assert")
+    if f.is_("TracerBoolConversionError"):   # a truth asked by a statement or an `a if t else b`: a branch
+        return bool(f.calls(*_SIZE_CALLS)) and f.kind not in ("if", "while", "assert") and not f.stmt.get("if_tests")
     return (f.is_("ConcretizationTypeError") or (f.is_("TypeError") and f.says(_SIZE_ERRORS))) \
         and (bool(f.calls(*_SIZE_CALLS)) or f.says(r"Shapes must be 1D|not hashable|num_classes|pad_width|'num'"))
 
@@ -293,8 +293,7 @@ RULES: list[Rule] = [
     # ---- NumPy and Python numbers on traced values
     Rule("numpy-call", lambda f: f.is_("TracerArrayConversionError") and bool(f.calls("np.", "numpy.", "onp.")),
          lambda f: f"`{f.calls('np.', 'numpy.', 'onp.')[0]}` is NumPy: it needs concrete numbers, but the value is traced",
-         lambda f: f"use `jnp.{f.calls('np.', 'numpy.', 'onp.')[0].split('.', 1)[1]}` instead of "
-                   f"`{f.calls('np.', 'numpy.', 'onp.')[0]}` inside {f.traced_code}"),
+         _numpy_call_fix),
     Rule("numpy", lambda f: f.is_("TracerArrayConversionError"),
          "`np.asarray` / NumPy called on a traced value",
          "use `jnp` functions instead of `np` inside jitted code"),

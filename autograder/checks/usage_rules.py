@@ -167,7 +167,9 @@ USAGE_RULES: list[Rule] = [
                     f"{_m(f, 'got_dtype', default='an integer')} (an integer has no derivative)"),
          lambda f: ("pass floats: `3.0` instead of `3`, or `x.astype(jnp.float32)` before calling the gradient; "
                     "if that argument is not the one to differentiate (labels, indices), `jax.grad` takes the first "
-                    "argument unless told: give the position of the parameters with `argnums=`")),
+                    "argument unless told: give the position of the parameters with `argnums=`; if the integer is a "
+                    "setting inside a dict or list of parameters, every leaf of it is differentiated: take the setting "
+                    "out and close over it, `jax.grad(lambda w: loss({**params, 'w': w}))(params['w'])`")),
     Rule("grad-has-aux", lambda f: f.says(r"^expected function with aux output to return a two-element tuple"),
          lambda f: ("with `has_aux=True` the function must return exactly two things, `(value, aux)`; it returned "
                     + (f"a tuple of {_count_values(_m(f, 'aux_value'))}"
@@ -267,8 +269,9 @@ USAGE_RULES: list[Rule] = [
          and f.subscript("key") is not None,
          lambda f: (f"`{f.subscript('key')['name']}` is a typed PRNG key (`jax.random.key`), a scalar of shape (); "
                     f"indexing it is for raw uint32 keys (`jax.random.PRNGKey`, shape (2,))"),
-         "split it for several keys (`jax.random.split(key, n)[i]`), or take its raw data with "
-         "`jax.random.key_data(key)` where code expects the old uint32 keys"),
+         "for a new key, split it, `key, new_key = jax.random.split(key)` (`jax.random.split(key, n)` for n keys; "
+         "a key never seeds another key); where code expects the old uint32 keys, take its raw data with "
+         "`jax.random.key_data(key)`"),
     Rule("key-mixed", lambda f: f.says(r"key<\w+> is not a valid dtype for JAX type promotion"),
          "typed keys (`jax.random.key`) and raw keys (`jax.random.PRNGKey`, uint32 arrays) were combined in one array",
          "use one kind of key everywhere (`jax.random.key`), or convert: `jax.random.wrap_key_data(raw)` makes "

@@ -299,6 +299,9 @@ def _branch_fix(f: Facts) -> str:
     if "shapes do not match" in f.text:
         return ("make both branches return the same shape and dtype (e.g. `jnp.zeros_like(x)` or "
                 "`jnp.full_like(x, v)` instead of a scalar)")
+    kinds = re.search(r"output is a <class '(list|tuple)'> but \w+ ?\d* output is a <class '(list|tuple)'>", f.text)
+    if kinds and kinds.group(1) != kinds.group(2):   # a list on one side, a tuple on the other: other pytrees
+        return "make both branches return the same kind of container: convert the list, `tuple(the_list)`, where it is returned"
     return "make both branches return the same containers (same dict keys, tuple lengths), with the same shapes"
 
 
