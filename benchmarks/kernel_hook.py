@@ -8,7 +8,7 @@ Each cell runs `--repeats` times in each setting: one that succeeds (the hook re
 errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), three whose fix
 is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling convention and one fallback
 (a JAX function's signature, `checks/fallback_rules.py`), a habit from PyTorch (`checks/habit_rules.py`),
-a renamed name, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+a renamed name, NumPy's masked arrays under `vmap`, a module that moved, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -36,9 +36,12 @@ CELLS = {
     # habits from other libraries (`checks/habit_rules.py`), and a name JAX renamed (tried by kind)
     "PyTorch's `dim=` (habit rule, no trial)": "jax.nn.softmax(xs, dim=-1)",
     "a name JAX renamed (tried by kind)": "jnp.row_stack([w, w])",
+    # after batch 11: NumPy's masked arrays under vmap (a jnp name checked), a module that moved (fallback)
+    "`np.ma` under vmap (habit rule, no trial)": "jax.vmap(lambda v: np.ma.masked_array(v, mask=v > 1).mean())(xs)",
+    "a module that moved (fallback, no trial)": "from jax.experimental import optimizers",
     "KeyError (no rule)": "{}['missing']",
 }
-SETUP = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"
+SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"
          "def predict(w, x):\n    return jnp.tanh(x @ w)\n"
          "def step(c, x):\n    return c + x[:1], c\n"
          "w, xs = jnp.ones(3), jnp.ones((8, 3))\n")

@@ -263,8 +263,16 @@ def test_a_conditional_expression_on_a_traced_value_is_told_where_or_cond():
         return x if limit > 0 else -x
     block = _block(lambda: jax.jit(flip_unless_positive)(jnp.ones(2), jnp.float32(1.0)))
     fix = _fix(block)
-    assert "`a if limit > 0 else b`" in block and "`jnp.where(limit > 0, a, b)`" in fix and "lax.cond(limit > 0" in fix
-    assert "shape arithmetic" not in block
+    # the two sides are not known to agree: `jnp.where` is tried on the student's values, the rest a guess
+    assert "`a if limit > 0 else b`" in block and "`jnp.where(limit > 0, x, -x)`" in fix and "lax.cond(limit > 0" in fix
+    assert "shape arithmetic" not in block and GUESS in fix
+
+
+def test_a_conditional_expression_beside_a_sampler_is_a_branch_not_shape_arithmetic():
+    def draw(key, logits, temperature):
+        return jax.random.categorical(key, logits / temperature) if temperature > 0.0 else jnp.argmax(logits)
+    block = _block(lambda: jax.jit(draw)(jax.random.key(0), jnp.zeros(3), jnp.float32(1.0)))
+    assert "shape arithmetic" not in block and "jnp.where(temperature > 0.0" in _fix(block)
 
 
 def test_a_conditional_expression_joined_with_and_is_told_logical_and():

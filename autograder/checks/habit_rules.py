@@ -8,7 +8,10 @@ property of the mistake, not one case's wording):
 - `None` as a placeholder in a loop's carry where the body returns an array;
 - PyTorch's habits: a device list as the mesh itself; `argnums` where JAX's forward mode takes none;
 - what a transformation can return or map: a jitted function returning a function, `pmap` mapping a scalar;
-- a `symbolic_zeros` forward rule's wrapped inputs used as arrays.
+- a `symbolic_zeros` forward rule's wrapped inputs used as arrays;
+- Python and NumPy habits on traced values: `a if t else b` (rules.py's "if" rule asks `if_cause` and
+  `if_fix`), a NumPy function named in `jnp` only where JAX has it (`numpy_call_fix`: `np.ma` has no
+  twin); a Python int too large for int32 given the line's own dtype; a norm over three axes.
 
 Part of the one rule table of `rules.py` (`HABIT_RULES`). A fix that depends on what the student meant
 (carry a value or output it) is offered as a guess (`trial_texts.GUESS`).
@@ -115,6 +118,33 @@ def _jnp_has(dotted: str) -> bool:
     return True
 
 
+def _if_test(f: Facts) -> str:
+    """The test of the one conditional expression (`a if t else b`) on the failing line, or ''."""
+    tests = f.stmt.get("if_tests") or []
+    return tests[0] if len(tests) == 1 else ""
+
+
+def if_cause(f: Facts) -> str:
+    """rules.py's "if": what asked for a traced value's truth (a statement, or `a if t else b`)."""
+    if f.kind == "if":
+        return "Python `if` on a traced value: its truth is unknown while tracing"
+    if _if_test(f):
+        return f"`a if {_if_test(f)} else b` asks Python for the truth of `{_if_test(f)}`, a traced value, unknown while tracing"
+    return "Python `if`/`while`/`and`/`or`/`assert` on a traced value: its truth is unknown while tracing"
+
+
+def if_fix(f: Facts) -> str:
+    """For `a if t else b`, a guess (so the trials try `jnp.where` on the student's own values: the two
+    sides may not have one shape and dtype)."""
+    if _if_test(f):
+        return guess(f"choose with `jnp.where({_if_test(f)}, a, b)` (both sides computed, elementwise) or "
+                     f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs)")
+    if f.kind == "if":
+        return "branch with `jnp.where(pred, a, b)` (elementwise) or `lax.cond(pred, true_fn, false_fn, x)`"
+    # the construct is not known: a menu, offered as a guess
+    return guess("branch with `jnp.where` (elementwise) or `lax.cond` / `lax.switch`; loop with `lax.while_loop`")
+
+
 def numpy_call_fix(f: Facts) -> str:
     """`jnp`'s function of the same name where JAX has one; never a `jnp` name that does not exist."""
     call = f.calls("np.", "numpy.", "onp.")[0]
@@ -129,10 +159,6 @@ def numpy_call_fix(f: Facts) -> str:
                 f"the entries to keep, the opposite of NumPy's `mask=`)")
     return guess(f"`jnp` has no `{rest}`: write it with `jnp` operations inside {f.traced_code}, or call it "
                  f"outside, on concrete values")
-
-
-def _if_test(f: Facts) -> str:
-    return f.stmt["if_tests"][0]
 
 
 # JAX's words for a Python int argument too large for the integer type it becomes
@@ -164,13 +190,6 @@ HABIT_RULES: list[Rule] = [
          lambda f: f"`{_call_name(f, 'this function')}` writes into its array in NumPy; JAX arrays are immutable",
          lambda f: (f"pass `inplace=False` and keep the array it returns: `x = {_call_name(f, 'jnp.fill_diagonal')}"
                     f"(x, ..., inplace=False)`; any other write is `x = x.at[i].set(v)`")),
-    # a Python conditional expression on a traced value (`and`/`or` in its test: rules.py's own rule)
-    Rule("if-expression", lambda f: f.is_("TracerBoolConversionError") and f.kind not in ("if", "while", "assert")
-         and len(f.stmt.get("if_tests", [])) == 1 and not f.stmt.get("bool_ops"),
-         lambda f: (f"`a if {_if_test(f)} else b` asks Python for the truth of `{_if_test(f)}`, a traced value, "
-                    f"which is unknown while tracing"),
-         lambda f: (f"choose with `jnp.where({_if_test(f)}, a, b)` (both sides computed, elementwise) or "
-                    f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs)")),
     Rule("int-argument-overflow", lambda f: f.is_("OverflowError") and f.says(_OVERFLOW),
          lambda f: (f"`{f.group(_OVERFLOW, 1)}` is the Python int {f.group(_OVERFLOW, 2)}, which JAX turns into its "
                     f"default integer (int32 unless 64-bit mode is on), and it does not fit"),

@@ -17,7 +17,7 @@ from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division 
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
-from .habit_rules import HABIT_RULES, numpy_call_fix as _numpy_call_fix
+from .habit_rules import HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix, numpy_call_fix as _numpy_call_fix
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .transform_rules import TRANSFORM_RULES
@@ -215,12 +215,7 @@ RULES: list[Rule] = [
                    f"on it needs its value",
          lambda f: _static_fix(f, "it picks the code path (a mode or a count)")
          + "; if it is data, branch with `jnp.where` or `lax.cond` instead"),
-    Rule("if", lambda f: f.is_("TracerBoolConversionError") and not _is_size_error(f),
-         lambda f: ("Python `if` on a traced value: its truth is unknown while tracing" if f.kind == "if" else
-                    "Python `if`/`while`/`and`/`or`/`assert` on a traced value: its truth is unknown while tracing"),
-         lambda f: ("branch with `jnp.where(pred, a, b)` (elementwise) or `lax.cond(pred, true_fn, false_fn, x)`"
-                    if f.kind == "if" else   # the construct is not known: a menu, offered as a guess
-                    guess("branch with `jnp.where` (elementwise) or `lax.cond` / `lax.switch`; loop with `lax.while_loop`"))),
+    Rule("if", lambda f: f.is_("TracerBoolConversionError") and not _is_size_error(f), _if_cause, _if_fix),
     # ---- a traced value used as a Python int: indexes and branch numbers
     Rule("container-index", lambda f: f.is_("TracerIntegerConversionError", "TracerArrayConversionError", "TypeError",
                                             "ConcretizationTypeError")
