@@ -34,6 +34,7 @@ def on_event(event, duration, **kwargs):
     elif event == "/jax/core/compile/jaxpr_trace_duration":
         counts["traces"] += 1
 jax.monitoring.register_event_duration_secs_listener(on_event)
+exec(sys.argv[2] if len(sys.argv) > 2 else "")   # what a caller runs before the cells (eager_reuse.py)
 namespace = {"__name__": "__main__"}
 for cell in json.load(open(sys.argv[1], encoding="utf-8"))["cells"]:
     if cell["cell_type"] == "code":
@@ -45,9 +46,12 @@ print("COUNTS " + json.dumps(counts))
 '''
 
 
-def count(notebook: Path, package_root: Path) -> dict:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(package_root), os.environ.get("PYTHONPATH", "")])}
-    r = subprocess.run([sys.executable, "-c", COUNTING, str(notebook)], capture_output=True, text=True,
+def count(notebook: Path, package_root: Path, before_cells: str = "", env: dict | None = None) -> dict:
+    """Compiles, traces and CPU seconds of `notebook` run whole in a fresh process, with `package_root`'s
+    package first on the path, `env` added to the environment and `before_cells` run after JAX's import."""
+    env = {**os.environ, **(env or {}),
+           "PYTHONPATH": os.pathsep.join([str(package_root), os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run([sys.executable, "-c", COUNTING, str(notebook), before_cells], capture_output=True, text=True,
                        env=env, cwd=notebook.parent, timeout=900)
     line = [ln for ln in r.stdout.splitlines() if ln.startswith("COUNTS ")]
     if r.returncode != 0 or not line:

@@ -12,47 +12,21 @@ compiles of each. Every cell must run on both sides, or the script stops.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-RUN = r'''
-import json, os, resource, sys
-os.environ["JAX_PLATFORMS"] = "cpu"
-os.environ["XLA_FLAGS"] = "--xla_cpu_use_fusion_emitters=false"
-os.environ["JAX_DISABLE_MOST_OPTIMIZATIONS"] = "1"
-import jax, jax.monitoring
-counts = {"compiles": 0}
-def on_event(event, duration, **kwargs):
-    if event == "/jax/core/compile/backend_compile_duration":
-        counts["compiles"] += 1
-jax.monitoring.register_event_duration_secs_listener(on_event)
-if sys.argv[2] == "merged":
-    from autograder.sandbox import eager_reuse
-    eager_reuse.install()
-namespace = {"__name__": "__main__"}
-for cell in json.load(open(sys.argv[1], encoding="utf-8"))["cells"]:
-    if cell["cell_type"] == "code":
-        source = cell["source"]
-        exec(compile("".join(source) if isinstance(source, list) else source, "<cell>", "exec"), namespace)
-usage = resource.getrusage(resource.RUSAGE_SELF)
-counts["cpu_s"] = usage.ru_utime + usage.ru_stime
-print("COUNTS " + json.dumps(counts))
-'''
+import compiles  # noqa: E402  (benchmarks/compiles.py: a notebook run whole, its compiles counted)
+
+QUICK = {"JAX_PLATFORMS": "cpu", "XLA_FLAGS": "--xla_cpu_use_fusion_emitters=false",
+         "JAX_DISABLE_MOST_OPTIMIZATIONS": "1"}     # what a correctness worker compiles with
+MERGE = "from autograder.sandbox import eager_reuse; eager_reuse.install()"
 
 
 def run(notebook: Path, side: str) -> dict:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
-    r = subprocess.run([sys.executable, "-c", RUN, str(notebook), side], capture_output=True, text=True,
-                       env=env, cwd=notebook.parent, timeout=900)
-    line = [ln for ln in r.stdout.splitlines() if ln.startswith("COUNTS ")]
-    if r.returncode != 0 or not line:
-        raise SystemExit(f"{notebook.name} ({side}) failed:\n{r.stderr[-2000:]}")
-    return json.loads(line[-1][len("COUNTS "):])
+    return compiles.count(notebook, ROOT, MERGE if side == "merged" else "", QUICK)
 
 
 def main():

@@ -11,6 +11,7 @@ from pathlib import Path
 import nbformat
 
 from support.notebooks import code_cell, make_notebook
+from support.worker_calls import call_in_worker
 
 REPORT = ("import os, jax\n"
           "def report():\n"
@@ -20,17 +21,7 @@ REPORT = ("import os, jax\n"
 
 
 def _report(limits) -> list:
-    from autograder.sandbox.process import WorkerProcess
-    from autograder.sandbox.wire import dumps_request
-    worker = WorkerProcess(limits, [])
-    try:
-        # a setup cell (trusted) first, as every grading sends: the worker applies its settings after it
-        assert worker.request({"op": "exec", "grade_id": "setup", "source": "import jax", "trusted": True}, 60, None)["ok"]
-        assert worker.request({"op": "exec", "grade_id": "report", "source": REPORT}, 60, None)["ok"]
-        return worker.request({"op": "call", "target": ("name", "report"), "args": dumps_request(((), {}))},
-                              60, None)["value"]
-    finally:
-        worker.close()
+    return call_in_worker(limits, REPORT, "report")
 
 
 def test_a_worker_compiles_quickly_when_asked_and_student_code_finds_no_variable(limits):

@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from support.worker_calls import call_in_worker
+
 SCENARIOS = r'''
 import json, os, sys
 os.environ["JAX_PLATFORMS"] = "cpu"
@@ -124,19 +126,6 @@ WHO = ("def who():\n"
        "    return dispatch.xla_primitive_callable.__module__\n")
 
 
-def _dispatcher(limits) -> str:
-    from autograder.sandbox.process import WorkerProcess
-    from autograder.sandbox.wire import dumps_request
-    worker = WorkerProcess(limits, [])
-    try:
-        assert worker.request({"op": "exec", "grade_id": "setup", "source": "import jax", "trusted": True}, 60, None)["ok"]
-        assert worker.request({"op": "exec", "grade_id": "who", "source": WHO}, 60, None)["ok"]
-        return worker.request({"op": "call", "target": ("name", "who"), "args": dumps_request(((), {}))},
-                              60, None)["value"]
-    finally:
-        worker.close()
-
-
 def test_correctness_workers_merge_and_the_timing_worker_does_not(limits):
-    assert _dispatcher(limits) == "autograder.sandbox.eager_reuse"
-    assert _dispatcher(dataclasses.replace(limits, quick_compiles=False)) == "jax._src.dispatch"
+    assert call_in_worker(limits, WHO, "who") == "autograder.sandbox.eager_reuse"
+    assert call_in_worker(dataclasses.replace(limits, quick_compiles=False), WHO, "who") == "jax._src.dispatch"
