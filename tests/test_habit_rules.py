@@ -313,6 +313,10 @@ def test_an_index_past_a_non_empty_axis_is_not_the_empty_case():
     assert _rule(lambda: np.ones((2, 3))[:, 7]) != "empty-axis"
 
 
+def test_numpy_indexing_an_empty_array_outside_a_trace_is_not_told_about_tracing():
+    assert _rule(lambda: np.zeros((0, 3))[0]) != "empty-axis"
+
+
 def test_a_module_moved_to_example_libraries_is_told_its_new_import():
     def old_import():
         from jax.experimental import stax  # noqa: F401

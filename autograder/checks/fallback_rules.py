@@ -234,6 +234,7 @@ def _from_jax(f: Facts) -> bool:
     return f.desc.get("raised_in_jax") is True or f.says(r"\b(jax|jnp|lax)\.\w+")
 
 
+# JAX's words for a traced index into an axis of size 0 (NumPy's, outside a trace, name the index: `index 0 is`)
 _EMPTY_AXIS = r"(axis \d+ with size 0)\b"
 
 
@@ -255,7 +256,7 @@ FALLBACK_RULES: list[Rule] = [
          lambda f: (f"`{_jax_function(f)[0]}` was called against its signature, {_signature_text(f)}: "
                     f"{f.group(_SIGNATURE, 2)}"),
          _signature_fix),
-    Rule("empty-axis", lambda f: f.is_("IndexError") and f.says(_EMPTY_AXIS),
+    Rule("empty-axis", lambda f: f.is_("IndexError") and f.says(r"\bindex is out of bounds for " + _EMPTY_AXIS),
          lambda f: (f"an axis of size 0 is indexed ({f.group(_EMPTY_AXIS)}): JAX traces a loop's body, a "
                     f"mapped function and both branches even when they would run zero times, and there is no entry "
                     f"to index while tracing"),
