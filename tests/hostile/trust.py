@@ -396,6 +396,39 @@ ATTACKS = {
                  "    return lax.fori_loop(0, 4 * x.shape[0], lambda i, y: jnp.roll(y, 1, axis=0), k * x)\n"),
         "BEFORE": "(not an attack before 40bd871: no worker's XLA_FLAGS held the flag, so every check saw k * x, "
                   "an honest right answer) at 40bd871 the signal exists; the timed program must be the graded one"},
+    "poisoned_eager_reuse_table": {
+        # a variation on a structure added on 2026-11-30 (sandbox/eager_reuse.py): the correctness worker's
+        # table from an eager loop's program to the one it runs, reachable through the dispatch function's
+        # closure. The student maps the program of a loop that never squares to one that does, so direct
+        # calls come out right while every trace is of the loop that never squares
+        "class": 2, "notebook": "03_loop_and_cond",
+        "assignment": "03_control_flow", "exercise": "repeated_square", "honest": 2.0,
+        "stolen": ("repeated_square_jit", "repeated_square_retrace", "repeated_square_structure",
+                   "repeated_square_performance"),
+        "cell": ("import jax\nfrom jax import lax\nfrom jax._src import dispatch\n"
+                 "def _squares(x, n):\n"
+                 "    return lax.fori_loop(0, n, lambda i, v: v * v, x)\n"
+                 "def _never(x, n):\n"
+                 "    return lax.fori_loop(0, n, lambda i, v: v * 1.0, x)   # never squares\n"
+                 "def _tables(f, depth=0):\n"
+                 "    for c in getattr(f, '__closure__', None) or ():\n"
+                 "        if isinstance(c.cell_contents, dict):\n"
+                 "            yield c.cell_contents\n"
+                 "        elif callable(c.cell_contents) and depth < 3:\n"
+                 "            yield from _tables(c.cell_contents, depth + 1)\n"
+                 "def _body(f, x, n):\n"
+                 "    return jax.make_jaxpr(lambda v: f(v, n))(x).eqns[0].params['jaxpr']\n"
+                 "def repeated_square(x, n):\n"
+                 "    try:\n"
+                 "        from autograder.sandbox import eager_reuse\n"
+                 "        from jax._src import core, mesh\n"
+                 "        table = next(_tables(dispatch.xla_primitive_callable))\n"
+                 "        key = eager_reuse._program_key(_body(_never, x, int(n)), core, mesh)\n"
+                 "        table[key] = _body(_squares, x, int(n))\n"
+                 "    except Exception:\n"
+                 "        pass\n"
+                 "    return _never(x, n)\n"),
+        "BEFORE": "(not an attack before 2026-11-30: no table) direct calls squared, every trace never did"},
     "numpy_eagerly_a_loop_when_traced": {
         "class": 2, "notebook": "03_loop_and_cond",
         "assignment": "03_control_flow", "exercise": "repeated_square", "honest": 2.0,
