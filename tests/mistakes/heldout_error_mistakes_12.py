@@ -15,3 +15,18 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ---------------------------------------------------------------- part a: vmap, grad, loops, branches, pytrees
+
+@error_case(family="vmap", fix="stack-leaves", raises="ValueError",
+            source="https://github.com/google-deepmind/dm-haiku/issues/219",
+            line="return jax.vmap(member_loss, in_axes=(0, 0, 0))(ensemble, inputs, targets)",
+            fixed="return jax.vmap(member_loss, in_axes=(0, 0, 0))(jax.tree.map(lambda *ps: jnp.stack(ps), *ensemble), inputs, targets)",
+            args=lambda: ([{'w': jnp.full((4, 2), 0.1 * k), 'b': jnp.zeros(2)} for k in range(3)],
+                          jnp.ones((3, 4)), jnp.zeros((3, 2))))
+def ensemble_losses(ensemble, inputs, targets):
+    def member_loss(params, x, y):
+        pred = x @ params['w'] + params['b']
+        return jnp.mean((pred - y) ** 2)
+    return jax.vmap(member_loss, in_axes=(0, 0, 0))(ensemble, inputs, targets)
