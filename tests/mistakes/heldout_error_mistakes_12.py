@@ -30,3 +30,16 @@ def ensemble_losses(ensemble, inputs, targets):
         pred = x @ params['w'] + params['b']
         return jnp.mean((pred - y) ** 2)
     return jax.vmap(member_loss, in_axes=(0, 0, 0))(ensemble, inputs, targets)
+
+
+@error_case(family="loops", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/446",
+            line="return lax.scan(step, model, xs)[1]",
+            fixed="return lax.scan(lambda w, x: (w, model['act'](x @ w).sum()), model['w'], xs)[1]",
+            args=lambda: (jnp.full((3, 2), 0.2), jnp.ones((5, 3))))
+def losses_with_model_as_carry(weights, xs):
+    model = {'w': weights, 'act': jnp.tanh}
+
+    def step(m, x):
+        return m, m['act'](x @ m['w']).sum()
+    return lax.scan(step, model, xs)[1]
