@@ -43,3 +43,16 @@ def losses_with_model_as_carry(weights, xs):
     def step(m, x):
         return m, m['act'](x @ m['w']).sum()
     return lax.scan(step, model, xs)[1]
+
+
+@error_case(family="grad", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/706",
+            line="return jax.value_and_grad(batch_loss)(model, xs)",
+            fixed="return jax.value_and_grad(lambda w: batch_loss({'w': w, 'act': model['act']}, xs))(model['w'])",
+            args=lambda: (jnp.linspace(-1.0, 1.0, 6).reshape(3, 2), jnp.ones((4, 3))))
+def loss_and_grad_with_activation(weights, xs):
+    model = {'w': weights, 'act': jax.nn.gelu}
+
+    def batch_loss(m, x):
+        return jnp.sum(m['act'](x @ m['w']))
+    return jax.value_and_grad(batch_loss)(model, xs)
