@@ -56,3 +56,12 @@ def loss_and_grad_with_activation(weights, xs):
     def batch_loss(m, x):
         return jnp.sum(m['act'](x @ m['w']))
     return jax.value_and_grad(batch_loss)(model, xs)
+
+
+@error_case(family="branches", fix="python-if-static", raises="TypeError",
+            source="https://github.com/keras-team/keras/issues/19379",
+            line="return lax.cond(do_crop, lambda: volume[:depth, :height], lambda: volume)",
+            fixed="return volume[:depth, :height] if do_crop else volume",
+            args=lambda: (jnp.ones((5, 9, 4)), True, 3, 6))
+def crop_volume_if_asked(volume, do_crop, depth, height):
+    return lax.cond(do_crop, lambda: volume[:depth, :height], lambda: volume)
