@@ -65,3 +65,14 @@ def loss_and_grad_with_activation(weights, xs):
             args=lambda: (jnp.ones((5, 9, 4)), True, 3, 6))
 def crop_volume_if_asked(volume, do_crop, depth, height):
     return lax.cond(do_crop, lambda: volume[:depth, :height], lambda: volume)
+
+
+@error_case(family="vmap", fix="vmap-kwargs-positional", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/7465",
+            line="return jax.vmap(scaled_shift, in_axes=(0, 0, None))(base=bases, slope=slopes, offset=offset)",
+            fixed="return jax.vmap(scaled_shift, in_axes=(0, 0, None))(bases, slopes, offset)",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0]), jnp.array([0.5, 0.25, 2.0]), 0.1))
+def shifted_by_keyword(bases, slopes, offset):
+    def scaled_shift(base, slope, offset):
+        return slope * base + offset
+    return jax.vmap(scaled_shift, in_axes=(0, 0, None))(base=bases, slope=slopes, offset=offset)
