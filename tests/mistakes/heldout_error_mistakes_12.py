@@ -76,3 +76,18 @@ def shifted_by_keyword(bases, slopes, offset):
     def scaled_shift(base, slope, offset):
         return slope * base + offset
     return jax.vmap(scaled_shift, in_axes=(0, 0, None))(base=bases, slope=slopes, offset=offset)
+
+
+@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
+            source="https://github.com/google/flax/issues/3994",
+            line="parts = jax.tree.map(lambda d, enc: enc(d), data, encoders)",
+            fixed="parts = jax.tree.map(lambda d, enc: enc(d), data, encoders._asdict())",
+            args=lambda: ({'img': jnp.ones((4, 4)), 'vec': jnp.arange(3.0)},))
+def encode_leaves(data):
+    class Encoders(NamedTuple):
+        img: object
+        vec: object
+
+    encoders = Encoders(img=lambda a: a.mean(), vec=lambda v: v.sum())
+    parts = jax.tree.map(lambda d, enc: enc(d), data, encoders)
+    return jnp.stack(jax.tree.leaves(parts))
