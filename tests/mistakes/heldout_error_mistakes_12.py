@@ -91,3 +91,18 @@ def encode_leaves(data):
     encoders = Encoders(img=lambda a: a.mean(), vec=lambda v: v.sum())
     parts = jax.tree.map(lambda d, enc: enc(d), data, encoders)
     return jnp.stack(jax.tree.leaves(parts))
+
+
+@error_case(family="loops", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/709",
+            line="last, history = lax.scan(shift_kernel, kernel, offsets)",
+            fixed="last, history = lax.scan(lambda p, o: (lambda q: (q, q))({'bias': p['bias'] + o, 'scale': p['scale']}), {'bias': kernel['bias'], 'scale': kernel['scale']}, offsets)",
+            args=lambda: (jnp.zeros(2), jnp.ones(2), jnp.ones((4, 2))))
+def drift_kernel_bias(bias, scale, offsets):
+    kernel = {'bias': bias, 'scale': scale, 'link': jnp.exp}
+
+    def shift_kernel(k, offset):
+        new = {'bias': k['bias'] + offset, 'scale': k['scale'], 'link': k['link']}
+        return new, new
+    last, history = lax.scan(shift_kernel, kernel, offsets)
+    return history['bias']
