@@ -106,3 +106,13 @@ def drift_kernel_bias(bias, scale, offsets):
         return new, new
     last, history = lax.scan(shift_kernel, kernel, offsets)
     return history['bias']
+
+
+@error_case(family="vmap", fix="in-axes-tuple", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/952",
+            line="return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=member_axes)(series)",
+            fixed="return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=(member_axes,))(series)",
+            args=lambda: ({'value': jnp.ones((6, 5)), 'time': jnp.arange(5.0)},))
+def ensemble_member_means(series):
+    member_axes = {'value': 0, 'time': None}
+    return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=member_axes)(series)
