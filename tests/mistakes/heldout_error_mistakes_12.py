@@ -108,7 +108,7 @@ def drift_kernel_bias(bias, scale, offsets):
     return history['bias']
 
 
-@error_case(family="vmap", fix="in-axes-tuple", raises="ValueError",
+@error_case(family="vmap", fix="in-axes-tuple", raises="TypeError",
             source="https://github.com/patrick-kidger/equinox/issues/952",
             line="return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=member_axes)(series)",
             fixed="return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=(member_axes,))(series)",
