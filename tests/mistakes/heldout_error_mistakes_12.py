@@ -2,6 +2,49 @@
 opened the rules under `autograder/` nor any message the course prints (part a: vmap, grad, loops,
 branches, pytrees; part b: keys, custom rules, shapes, other), so that its first run measures how the
 course's explanations carry over to mistakes they were not fitted on. (Being written: no case yet.)
+
+## Part a
+
+Part a (the families vmap, grad, loops, branches and pytrees), written by a helper session that never
+opened the rules under `autograder/`, the docs, the README, nor any message the course prints.
+
+How the cases were made: each function is reduced from one public thread that no earlier file in
+`tests/mistakes` cites (checked by exact URL before writing): issues of dm-haiku (219), equinox (446, 706,
+709, 952), keras (19379, the JAX backend), flax (3994) and JAX (7465). The code is new (names and
+numbers differ from the thread); the mistake is the thread's. Threads whose fix lives in a library
+(equinox's `filter_value_and_grad` / `partition`, flax's `unfreeze`) are written in plain JAX with the
+same fix: carry or differentiate only the arrays and close over the function, convert the container.
+Called eagerly on `args()` with the pinned jax (0.10.2), each function raises `raises` at `line`; with
+`fixed` swapped in it runs. Only the module-level names the rules allow are used; `args()` is plain data.
+
+What the part leans on: a Python list of per-member parameter dicts handed to `vmap` (haiku 219),
+keyword arguments against a tuple `in_axes` (jax 7465), a per-argument `in_axes` tree given bare instead
+of in a one-element tuple (equinox 952); `value_and_grad` of a model dict that holds its activation
+function (equinox 706); a scan carry holding a function next to its arrays, twice, once as a model and
+once rebuilt each step (equinox 446, 709); `lax.cond` between a cropped and an uncropped array on a
+Python-bool predicate (keras 19379); and `tree.map` of a dict against a NamedTuple of the same fields
+(flax 3994, there FrozenDict against dict).
+
+No new fix categories: every case uses an existing one (`stack-leaves`, `vmap-kwargs-positional`,
+`in-axes-tuple`, `non-array-leaf` three times, `python-if-static`, `tree-same-structure`).
+
+Caveats, where the stored text of a thread does not show the maintainers' exact line and `fixed` writes
+the fix it points to (inferred): dm-haiku 219 (the reply stops at "stack your parameter arrays";
+`fixed` stacks the leaves with `jax.tree.map(lambda *ps: jnp.stack(ps), ...)`), equinox 446 and 709
+(the stored text is the question; equinox's answer is `eqx.partition`, carry the arrays and combine with
+the static part, written here as carrying the array fields and closing over the function), equinox 706
+(a collaborator's "use filter value and grad", written as differentiating only the array field), keras
+19379 (the stored text is the question; the predicate is a Python bool, so `fixed` uses a Python
+conditional expression), jax 7465 (an open issue; `fixed` passes the arguments positionally, as JAX's
+maintainers advise for this error in their linked threads), flax 3994 (an open issue with no stored
+maintainer fix; `fixed` converts the NamedTuple to a plain dict, the analogue of flax's `unfreeze`) and
+equinox 952 (a collaborator's reply, cut off in the stored text, that `in_axes` is a prefix of the
+argument tuple; `fixed` wraps it in a one-element tuple).
+
+Shortfall: the brief asked for 23 cases (vmap 5, grad 5, loops 4, branches 4, pytrees 5); the time ran
+out at 8 (vmap 3, grad 1, loops 2, branches 1, pytrees 1). Most threads the search tools return first
+for these families (JAX's own tracker, optax, flax, numpyro, gymnax, brax) are already cited by earlier
+batches, so each case took several searches; Stack Overflow is not in the stored pages.
 """
 from __future__ import annotations
 
