@@ -10,7 +10,7 @@ opened the rules under `autograder/`, the docs, the README, nor any message the 
 
 How the cases were made: each function is reduced from one public thread that no earlier file in
 `tests/mistakes` cites (checked by exact URL before writing): issues of dm-haiku (219), equinox (446, 706,
-709, 952), keras (19379, the JAX backend), flax (3994) and JAX (7465). The code is new (names and
+709, 889, 952), keras (19379, the JAX backend), flax (3994) and JAX (7465). The code is new (names and
 numbers differ from the thread); the mistake is the thread's. Threads whose fix lives in a library
 (equinox's `filter_value_and_grad` / `partition`, flax's `unfreeze`) are written in plain JAX with the
 same fix: carry or differentiate only the arrays and close over the function, convert the container.
@@ -23,10 +23,12 @@ of in a one-element tuple (equinox 952); `value_and_grad` of a model dict that h
 function (equinox 706); a scan carry holding a function next to its arrays, twice, once as a model and
 once rebuilt each step (equinox 446, 709); `lax.cond` between a cropped and an uncropped array on a
 Python-bool predicate (keras 19379); and `tree.map` of a dict against a NamedTuple of the same fields
-(flax 3994, there FrozenDict against dict).
+(flax 3994, there FrozenDict against dict), and `tree.map` of a list of callable pytree nodes (which have
+no leaves) against a list of arrays, without `is_leaf` (equinox 889).
 
 No new fix categories: every case uses an existing one (`stack-leaves`, `vmap-kwargs-positional`,
-`in-axes-tuple`, `non-array-leaf` three times, `python-if-static`, `tree-same-structure`).
+`in-axes-tuple`, `non-array-leaf` three times, `python-if-static`, `tree-same-structure`, `none-leaf`,
+whose pattern is `is_leaf=`).
 
 Caveats, where the stored text of a thread does not show the maintainers' exact line and `fixed` writes
 the fix it points to (inferred): dm-haiku 219 (the reply stops at "stack your parameter arrays";
@@ -39,10 +41,11 @@ conditional expression), jax 7465 (an open issue; `fixed` passes the arguments p
 maintainers advise for this error in their linked threads), flax 3994 (an open issue with no stored
 maintainer fix; `fixed` converts the NamedTuple to a plain dict, the analogue of flax's `unfreeze`) and
 equinox 952 (a collaborator's reply, cut off in the stored text, that `in_axes` is a prefix of the
-argument tuple; `fixed` wraps it in a one-element tuple).
+argument tuple; `fixed` wraps it in a one-element tuple), equinox 889 (an open issue; the stored text is
+the question; `fixed` marks the callables as leaves with `is_leaf`, the usual answer to it).
 
 Shortfall: the brief asked for 23 cases (vmap 5, grad 5, loops 4, branches 4, pytrees 5); the time ran
-out at 8 (vmap 3, grad 1, loops 2, branches 1, pytrees 1). Most threads the search tools return first
+out at 9 (vmap 3, grad 1, loops 2, branches 1, pytrees 2), 9 threads. Most threads the search tools return first
 for these families (JAX's own tracker, optax, flax, numpyro, gymnax, brax) are already cited by earlier
 batches, so each case took several searches; Stack Overflow is not in the stored pages.
 """
@@ -159,3 +162,17 @@ def drift_kernel_bias(bias, scale, offsets):
 def ensemble_member_means(series):
     member_axes = {'value': 0, 'time': None}
     return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=member_axes)(series)
+
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/889",
+            line="return jax.tree.map(lambda f, s: f(s), steppers, states)",
+            fixed="return jax.tree.map(lambda f, s: f(s), steppers, states, is_leaf=lambda f: isinstance(f, Doubler))",
+            args=lambda: ([jnp.zeros(2), jnp.array([1.0, -1.0])],))
+def step_each_state(states):
+    class Doubler(NamedTuple):
+        def __call__(self, x):
+            return 2.0 * x
+
+    steppers = [Doubler(), Doubler()]
+    return jax.tree.map(lambda f, s: f(s), steppers, states)
