@@ -5,49 +5,54 @@ course's explanations carry over to mistakes they were not fitted on. (Being wri
 
 ## Part a
 
-Part a (the families vmap, grad, loops, branches and pytrees), written by a helper session that never
-opened the rules under `autograder/`, the docs, the README, nor any message the course prints.
+Part a (the families vmap, grad, loops, branches and pytrees), written by a helper session that never opened
+the rules under `autograder/`, the docs, the README, nor any message the course prints.
 
 How the cases were made: each function is reduced from one public thread that no earlier file in
 `tests/mistakes` cites (checked by exact URL before writing): issues of dm-haiku (219), equinox (446, 706,
-709, 889, 952), keras (19379, the JAX backend), flax (3994) and JAX (7465). The code is new (names and
-numbers differ from the thread); the mistake is the thread's. Threads whose fix lives in a library
-(equinox's `filter_value_and_grad` / `partition`, flax's `unfreeze`) are written in plain JAX with the
-same fix: carry or differentiate only the arrays and close over the function, convert the container.
-Called eagerly on `args()` with the pinned jax (0.10.2), each function raises `raises` at `line`; with
-`fixed` swapped in it runs. Only the module-level names the rules allow are used; `args()` is plain data.
+889, 952), optimistix (38), keras (19379, the JAX backend), flax (3994) and JAX (7465). The code is new
+(names and numbers differ from the thread); the mistake is the thread's. Threads whose fix lives in a
+library (equinox's `filter_value_and_grad` / `partition`, flax's `unfreeze`, optimistix's solution object)
+are written in plain JAX with the same fix: carry or differentiate only the arrays and close over the
+function, convert the container. Called eagerly on `args()` with the pinned jax (0.10.2), each function
+raises `raises` at `line`; with `fixed` swapped in it runs. Only the module-level names the rules allow are
+used; `args()` is plain data.
 
-What the part leans on: a Python list of per-member parameter dicts handed to `vmap` (haiku 219),
-keyword arguments against a tuple `in_axes` (jax 7465), a per-argument `in_axes` tree given bare instead
-of in a one-element tuple (equinox 952); `value_and_grad` of a model dict that holds its activation
-function (equinox 706); a scan carry holding a function next to its arrays, twice, once as a model and
-once rebuilt each step (equinox 446, 709); `lax.cond` between a cropped and an uncropped array on a
-Python-bool predicate (keras 19379); and `tree.map` of a dict against a NamedTuple of the same fields
-(flax 3994, there FrozenDict against dict), and `tree.map` of a list of callable pytree nodes (which have
-no leaves) against a list of arrays, without `is_leaf` (equinox 889).
+What the part leans on: a Python list of per-member parameter dicts handed to `vmap` (haiku 219), keyword
+arguments against a tuple `in_axes` (jax 7465), a per-argument `in_axes` tree given bare instead of in a
+one-element tuple (equinox 952), a vmapped solve that returns its result together with the residual function
+(optimistix 38, there the whole `Solution` object); `value_and_grad` of a model dict that holds its
+activation function (equinox 706); a scan carry holding a function next to its arrays (equinox 446);
+`lax.cond` between a cropped and an uncropped array on a Python-bool predicate (keras 19379); and `tree.map`
+of a dict against a NamedTuple of the same fields (flax 3994, there FrozenDict against dict), and `tree.map`
+of a list of callable pytree nodes (which have no leaves) against a list of arrays, without `is_leaf`
+(equinox 889).
 
 No new fix categories: every case uses an existing one (`stack-leaves`, `vmap-kwargs-positional`,
-`in-axes-tuple`, `non-array-leaf` three times, `python-if-static`, `tree-same-structure`, `none-leaf`,
-whose pattern is `is_leaf=`).
+`in-axes-tuple`, `non-array-leaf` three times (scan carry, grad argument, vmap output), `python-if-static`,
+`tree-same-structure`, `none-leaf`, whose pattern is `is_leaf=`).
 
-Caveats, where the stored text of a thread does not show the maintainers' exact line and `fixed` writes
-the fix it points to (inferred): dm-haiku 219 (the reply stops at "stack your parameter arrays";
-`fixed` stacks the leaves with `jax.tree.map(lambda *ps: jnp.stack(ps), ...)`), equinox 446 and 709
-(the stored text is the question; equinox's answer is `eqx.partition`, carry the arrays and combine with
-the static part, written here as carrying the array fields and closing over the function), equinox 706
-(a collaborator's "use filter value and grad", written as differentiating only the array field), keras
-19379 (the stored text is the question; the predicate is a Python bool, so `fixed` uses a Python
-conditional expression), jax 7465 (an open issue; `fixed` passes the arguments positionally, as JAX's
-maintainers advise for this error in their linked threads), flax 3994 (an open issue with no stored
-maintainer fix; `fixed` converts the NamedTuple to a plain dict, the analogue of flax's `unfreeze`) and
-equinox 952 (a collaborator's reply, cut off in the stored text, that `in_axes` is a prefix of the
-argument tuple; `fixed` wraps it in a one-element tuple), equinox 889 (an open issue; the stored text is
-the question; `fixed` marks the callables as leaves with `is_leaf`, the usual answer to it).
+Caveats, where the stored text of a thread does not show the maintainers' exact line and `fixed` writes the
+fix it points to (inferred): dm-haiku 219 (the reply stops at "stack your parameter arrays"; `fixed` stacks
+the leaves with `jax.tree.map(lambda *ps: jnp.stack(ps), ...)`), equinox 446 (the stored text is the
+question; equinox's answer is `eqx.partition`, carry the arrays and combine with the static part, written
+here as carrying the array field and closing over the function), optimistix 38 (the reporter's own finding
+that returning only `sol.value` vmaps; `fixed` returns only the array), equinox 706 (a collaborator's "use
+filter value and grad", written as differentiating only the array field), keras 19379 (the stored text is
+the question; the predicate is a Python bool, so `fixed` uses a Python conditional expression), jax 7465 (an
+open issue; `fixed` passes the arguments positionally, as JAX's maintainers advise for this error in their
+linked threads), flax 3994 (an open issue with no stored maintainer fix; `fixed` converts the NamedTuple to
+a plain dict, the analogue of flax's `unfreeze`), equinox 952 (a collaborator's reply, cut off in the stored
+text, that `in_axes` is a prefix of the argument tuple; `fixed` wraps it in a one-element tuple) and equinox
+889 (an open issue; the stored text is the question; `fixed` marks the callables as leaves with `is_leaf`,
+the usual answer to it).
 
-Shortfall: the brief asked for 23 cases (vmap 5, grad 5, loops 4, branches 4, pytrees 5); the time ran
-out at 9 (vmap 3, grad 1, loops 2, branches 1, pytrees 2), 9 threads. Most threads the search tools return first
-for these families (JAX's own tracker, optax, flax, numpyro, gymnax, brax) are already cited by earlier
-batches, so each case took several searches; Stack Overflow is not in the stored pages.
+Shortfall: the brief asked for 23 cases (vmap 5, grad 5, loops 4, branches 4, pytrees 5); the time ran out
+at 9 (vmap 4, grad 1, loops 1, branches 1, pytrees 2), 9 threads. A case from equinox 709 (a second scan
+carry with a function in it) was written and then dropped, because its JAX message was the same as those of
+equinox 446 and 706 and the brief allows at most two cases per message. Most threads the search tools return
+first for these families (JAX's own tracker, optax, flax, numpyro, gymnax, brax) are already cited by
+earlier batches, so each case took several searches; Stack Overflow is not in the stored pages.
 """
 from __future__ import annotations
 
@@ -139,21 +144,6 @@ def encode_leaves(data):
     return jnp.stack(jax.tree.leaves(parts))
 
 
-@error_case(family="loops", fix="non-array-leaf", raises="TypeError",
-            source="https://github.com/patrick-kidger/equinox/issues/709",
-            line="last, history = lax.scan(shift_kernel, kernel, offsets)",
-            fixed="last, history = lax.scan(lambda p, o: (lambda q: (q, q))({'bias': p['bias'] + o, 'scale': p['scale']}), {'bias': kernel['bias'], 'scale': kernel['scale']}, offsets)",
-            args=lambda: (jnp.zeros(2), jnp.ones(2), jnp.ones((4, 2))))
-def drift_kernel_bias(bias, scale, offsets):
-    kernel = {'bias': bias, 'scale': scale, 'link': jnp.exp}
-
-    def shift_kernel(k, offset):
-        new = {'bias': k['bias'] + offset, 'scale': k['scale'], 'link': k['link']}
-        return new, new
-    last, history = lax.scan(shift_kernel, kernel, offsets)
-    return history['bias']
-
-
 @error_case(family="vmap", fix="in-axes-tuple", raises="TypeError",
             source="https://github.com/patrick-kidger/equinox/issues/952",
             line="return jax.vmap(lambda s: jnp.mean(s['value'] * s['time']), in_axes=member_axes)(series)",
@@ -176,3 +166,19 @@ def step_each_state(states):
 
     steppers = [Doubler(), Doubler()]
     return jax.tree.map(lambda f, s: f(s), steppers, states)
+
+
+@error_case(family="vmap", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/optimistix/issues/38",
+            line="return jax.vmap(fit_one)(starts)",
+            fixed="return jax.vmap(lambda p: fit_one(p)['value'])(starts)",
+            args=lambda: (jnp.array([[1.0, 0.0], [0.5, 2.0], [-1.0, 1.0]]),))
+def fit_every_start(starts):
+    def residual(p):
+        return p[0] * jnp.arange(4.0) + p[1]
+
+    def fit_one(p):
+        for _ in range(3):
+            p = p - 0.01 * jax.grad(lambda q: jnp.sum(residual(q) ** 2))(p)
+        return {'value': p, 'residual_fn': residual}
+    return jax.vmap(fit_one)(starts)
