@@ -182,3 +182,16 @@ def fit_every_start(starts):
             p = p - 0.01 * jax.grad(lambda q: jnp.sum(residual(q) ** 2))(p)
         return {'value': p, 'residual_fn': residual}
     return jax.vmap(fit_one)(starts)
+
+
+# ---------------------------------------------------------------- part d: grad, loops, branches, pytrees, vmap
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/google-deepmind/optax/issues/1093",
+            line="return jax.tree.map(lambda g, p: g + decay * p, grads, params)",
+            fixed="return jax.tree.map(lambda g, p: None if g is None else g + decay * p, grads, params, is_leaf=lambda x: x is None)",
+            args=lambda: (jnp.full((2, 3), 0.5), {'kernel': jnp.ones((2, 3)), 'scale': jnp.ones(3)}))
+def decayed_grads_with_frozen_entry(kernel_grad, params):
+    grads = {'kernel': kernel_grad, 'scale': None}   # the frozen scale has no update
+    decay = 1e-3
+    return jax.tree.map(lambda g, p: g + decay * p, grads, params)
