@@ -195,3 +195,19 @@ def decayed_grads_with_frozen_entry(kernel_grad, params):
     grads = {'kernel': kernel_grad, 'scale': None}   # the frozen scale has no update
     decay = 1e-3
     return jax.tree.map(lambda g, p: g + decay * p, grads, params)
+
+
+@error_case(family="branches", fix="non-array-leaf", raises="TracerBoolConversionError",
+            source="https://github.com/patrick-kidger/equinox/issues/987",
+            line="if net['deterministic']:",
+            fixed="if policy['deterministic']:",
+            args=lambda: (jnp.full((3, 2), 0.3), jnp.ones((6, 3))))
+def rollout_returns(weights, observations):
+    policy = {'w': weights, 'deterministic': True}
+
+    def env_step(net, obs):
+        h = jnp.tanh(obs @ net['w'])
+        if net['deterministic']:
+            return net, h.sum()
+        return net, (0.5 * h).sum()
+    return lax.scan(env_step, policy, observations)[1]
