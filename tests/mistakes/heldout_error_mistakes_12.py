@@ -211,3 +211,14 @@ def rollout_returns(weights, observations):
             return net, h.sum()
         return net, (0.5 * h).sum()
     return lax.scan(env_step, policy, observations)[1]
+
+
+@error_case(family="loops", fix="body-signature", raises="TypeError",
+            source="https://github.com/google/brax/pull/244",
+            line="return lax.fori_loop(0, sweeps, smooth, field)",
+            fixed="return lax.fori_loop(0, sweeps, lambda i, f: smooth(f), field)",
+            args=lambda: (jnp.array([0.0, 4.0, 0.0, 4.0, 0.0]), 3))
+def smoothed_field(field, sweeps):
+    def smooth(f):
+        return 0.5 * f + 0.25 * (jnp.roll(f, 1) + jnp.roll(f, -1))
+    return lax.fori_loop(0, sweeps, smooth, field)
