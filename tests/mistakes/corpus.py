@@ -239,6 +239,8 @@ CATEGORIES = {
     "feature-dim-b11b": r"\(-1, ?1\)|(?i:\b(add|append|include|give|keep)\w*\b[^\n]{0,40}\b(trailing|feature|input|last|example)\b[^\n]{0,20}\b(dimension|dim|axis)\b|\bin_shape\b[^\n]{0,60}\b(feature|example|input) (size|dimension|axis)\b)",
     "norm-flatten-b11b": r"\.ravel\(\)|\.flatten\(\)|(?i:\b(flatten|ravel)\w*\b[^\n]{0,40}\b(first|before|the (array|input|tensor))\b|\bnorm\b[^\n]{0,40}\b(of the )?(flattened|raveled)\b)",
     "drop-tie-in-b11b": r"(?i)\b(remove|drop|delete|omit|without|no need for|stop using)\w*\b[^\n]{0,30}`?(lax\.)?tie_in\b|\btie_in\b[^\n]{0,60}\b(no-?op|not needed|unnecessary|no longer (needed|necessary|does anything)|relic)|\b(use|pass) (the )?(second )?(value|argument|array) (directly|itself)\b",
+    # added with the twelfth held-out batch, part d (written from the maintainers' fixes alone)
+    "identity-filter-b12d": r"(?i)\bid\(\w*\)|\bby (object )?identity\b|\bidentity\b[^\n]{0,30}\b(rather than|instead of|not)\b[^\n]{0,20}\b(value|equality|==)|\bis not\b[^\n]{0,40}\b(instead of|rather than)\b[^\n]{0,20}(==|!=|`?\.?remove)|(instead of|rather than|avoid|don't use|do not use|not)\b[^\n]{0,20}`?(list\.|\w+\.)?remove\(",
 }
 
 

@@ -222,3 +222,18 @@ def smoothed_field(field, sweeps):
     def smooth(f):
         return 0.5 * f + 0.25 * (jnp.roll(f, 1) + jnp.roll(f, -1))
     return lax.fori_loop(0, sweeps, smooth, field)
+
+
+@error_case(family="vmap", fix="identity-filter-b12d", raises="TracerBoolConversionError",
+            source="https://github.com/keras-team/keras/pull/22395",
+            line="penalties.remove(smoothness)",
+            fixed="penalties[:] = [p for p in penalties if id(p) != id(smoothness)]",
+            args=lambda: (jnp.linspace(-1.0, 1.0, 12).reshape(4, 3),))
+def per_example_penalties(batch):
+    def penalty(w):
+        smoothness = jnp.sum(jnp.diff(w) ** 2)
+        penalties = [jnp.sum(w ** 2), smoothness, jnp.sum(jnp.abs(w))]
+        # the smoothness term is reported separately, so drop it from the sum
+        penalties.remove(smoothness)
+        return sum(penalties)
+    return jax.vmap(penalty)(batch)
