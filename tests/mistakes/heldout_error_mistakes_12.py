@@ -237,3 +237,21 @@ def per_example_penalties(batch):
         penalties.remove(smoothness)
         return sum(penalties)
     return jax.vmap(penalty)(batch)
+
+
+@error_case(family="grad", fix="vmap-kwargs-positional", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/18405",
+            line="out = block(w, x, training=True)",
+            fixed="out = block(w, x, True)",
+            args=lambda: (jnp.full((3, 3), 0.2), jnp.ones((2, 3))))
+def grad_through_checkpointed_block(w, x):
+    @functools.partial(jax.checkpoint, static_argnums=(2,))
+    def block(weights, h, training=False):
+        if training:
+            h = 0.9 * h
+        return jnp.tanh(h @ weights)
+
+    def loss(w):
+        out = block(w, x, training=True)
+        return jnp.sum(out ** 2)
+    return jax.grad(loss)(w)
