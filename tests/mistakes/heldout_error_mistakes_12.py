@@ -255,3 +255,21 @@ def grad_through_checkpointed_block(w, x):
         out = block(w, x, training=True)
         return jnp.sum(out ** 2)
     return jax.grad(loss)(w)
+
+
+@error_case(family="loops", fix="stack-leaves", raises="IndexError",
+            source="https://github.com/jax-ml/jax/issues/3826",
+            line="return lax.scan(step, 0.0, pairs)",
+            fixed="return lax.scan(step, 0.0, Pair(measured, modelled))",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0, 4.0]), jnp.array([1.5, 1.0, 3.0, 3.5])))
+def running_abs_error(measured, modelled):
+    class Pair(NamedTuple):
+        measured: object
+        modelled: object
+
+    pairs = [Pair(m, p) for m, p in zip(measured, modelled)]
+
+    def step(total, pair):
+        err = jnp.abs(pair.measured - pair.modelled)
+        return total + err, err
+    return lax.scan(step, 0.0, pairs)
