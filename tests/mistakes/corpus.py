@@ -241,6 +241,7 @@ CATEGORIES = {
     "drop-tie-in-b11b": r"(?i)\b(remove|drop|delete|omit|without|no need for|stop using)\w*\b[^\n]{0,30}`?(lax\.)?tie_in\b|\btie_in\b[^\n]{0,60}\b(no-?op|not needed|unnecessary|no longer (needed|necessary|does anything)|relic)|\b(use|pass) (the )?(second )?(value|argument|array) (directly|itself)\b",
     # added with the twelfth held-out batch, part d (written from the maintainers' fixes alone)
     "identity-filter-b12d": r"(?i)\bid\(\w*\)|\bby (object )?identity\b|\bidentity\b[^\n]{0,30}\b(rather than|instead of|not)\b[^\n]{0,20}\b(value|equality|==)|\bis not\b[^\n]{0,40}\b(instead of|rather than)\b[^\n]{0,20}(==|!=|`?\.?remove)|(instead of|rather than|avoid|don't use|do not use|not)\b[^\n]{0,20}`?(list\.|\w+\.)?remove\(",
+    "class-once-b12d": r"(?i)\b(define|create|declare|build|make)\w*\b[^\n]{0,40}\b(class|namedtuple|type)\b[^\n]{0,40}\b(once|at (the )?module level|outside (the|of|its|your))|\b(same|one|single) (class|type) object\b|\b(reuse|re-use)\b[^\n]{0,30}\b(class|type)\b|\._replace\(",
 }
 
 

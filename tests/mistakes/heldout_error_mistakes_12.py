@@ -273,3 +273,21 @@ def running_abs_error(measured, modelled):
         err = jnp.abs(pair.measured - pair.modelled)
         return total + err, err
     return lax.scan(step, 0.0, pairs)
+
+
+@error_case(family="loops", fix="class-once-b12d", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/4601",
+            line="final = lax.while_loop(lambda s: s.sweeps < 6, relax, pack(u0, 0))",
+            fixed="final = lax.while_loop(lambda s: s.sweeps < 6, lambda s: s._replace(u=0.5 * s.u, sweeps=s.sweeps + 1), pack(u0, 0))",
+            args=lambda: (jnp.array([4.0, -2.0, 1.0]),))
+def relaxed_until_done(u0):
+    def pack(u, sweeps):
+        class SolverState(NamedTuple):
+            u: object
+            sweeps: object
+        return SolverState(u, sweeps)
+
+    def relax(s):
+        return pack(0.5 * s.u, s.sweeps + 1)
+    final = lax.while_loop(lambda s: s.sweeps < 6, relax, pack(u0, 0))
+    return final.u
