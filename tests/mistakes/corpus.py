@@ -242,6 +242,7 @@ CATEGORIES = {
     # added with the twelfth held-out batch, part d (written from the maintainers' fixes alone)
     "identity-filter-b12d": r"(?i)\bid\(\w*\)|\bby (object )?identity\b|\bidentity\b[^\n]{0,30}\b(rather than|instead of|not)\b[^\n]{0,20}\b(value|equality|==)|\bis not\b[^\n]{0,40}\b(instead of|rather than)\b[^\n]{0,20}(==|!=|`?\.?remove)|(instead of|rather than|avoid|don't use|do not use|not)\b[^\n]{0,20}`?(list\.|\w+\.)?remove\(",
     "class-once-b12d": r"(?i)\b(define|create|declare|build|make)\w*\b[^\n]{0,40}\b(class|namedtuple|type)\b[^\n]{0,40}\b(once|at (the )?module level|outside (the|of|its|your))|\b(same|one|single) (class|type) object\b|\b(reuse|re-use)\b[^\n]{0,30}\b(class|type)\b|\._replace\(",
+    "grad-all-then-select-b12d": r"argnums=\(0, ?1(, ?\d)*\)|(?i:\b(differentiate|gradients?|grad|derivatives?)\b[^\n]{0,40}\b(both|all|every)\b[^\n]{0,60}\b(select|pick|index|choose|jnp\.where|lax\.switch)|\b(both|all|every)\b[^\n]{0,20}\b(gradients?|derivatives?|partials?)\b[^\n]{0,40}\b(select|pick|index|choose)|\b(select|pick|index|choose)\w*\b[^\n]{0,40}\b(gradients?|derivatives?)\b[^\n]{0,40}\b(traced|dynamic|runtime|array) (index|value)|\bargnums\b[^\n]{0,40}\b(static|fixed|python int)\b[^\n]{0,60}\b(select|pick|index|choose))",
 }
 
 

@@ -291,3 +291,17 @@ def relaxed_until_done(u0):
         return pack(0.5 * s.u, s.sweeps + 1)
     final = lax.while_loop(lambda s: s.sweeps < 6, relax, pack(u0, 0))
     return final.u
+
+
+@error_case(family="grad", fix="grad-all-then-select-b12d", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/1575",
+            line="return jax.grad(energy, argnums=int(wrt[i]))(points[i], points[i])",
+            fixed="return jnp.stack(jax.grad(energy, argnums=(0, 1))(points[i], points[i]))[wrt[i]]",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0, 4.0]), jnp.array([0, 1, 1, 0])))
+def chosen_partials(points, wrt):
+    def energy(a, b):
+        return 2.0 * a + 3.0 * b ** 2
+
+    def partial_at(i):
+        return jax.grad(energy, argnums=int(wrt[i]))(points[i], points[i])
+    return lax.map(partial_at, jnp.arange(points.shape[0]))
