@@ -305,3 +305,13 @@ def chosen_partials(points, wrt):
     def partial_at(i):
         return jax.grad(energy, argnums=int(wrt[i]))(points[i], points[i])
     return lax.map(partial_at, jnp.arange(points.shape[0]))
+
+
+@error_case(family="branches", fix="list-to-tuple-b11a", raises="TypeError",
+            source="https://github.com/google/trax/issues/1061",
+            line="return lax.cond(restart, lambda: [jnp.zeros_like(g) for g in grads], lambda: stepped)",
+            fixed="return lax.cond(restart, lambda: tuple(jnp.zeros_like(g) for g in grads), lambda: stepped)",
+            args=lambda: ((jnp.ones(3), jnp.ones((2, 2))), (jnp.zeros(3), jnp.zeros((2, 2))), True))
+def momentum_or_restart(grads, momenta, restart):
+    stepped = tuple(0.9 * m + g for m, g in zip(momenta, grads))
+    return lax.cond(restart, lambda: [jnp.zeros_like(g) for g in grads], lambda: stepped)
