@@ -315,3 +315,17 @@ def chosen_partials(points, wrt):
 def momentum_or_restart(grads, momenta, restart):
     stepped = tuple(0.9 * m + g for m, g in zip(momenta, grads))
     return lax.cond(restart, lambda: [jnp.zeros_like(g) for g in grads], lambda: stepped)
+
+
+@error_case(family="grad", fix="jvp-tuples", raises="TypeError",
+            source="https://github.com/google/flax/issues/580",
+            line="_, hvp = jax.jvp(jax.grad(loss), params, probe)",
+            fixed="_, hvp = jax.jvp(jax.grad(loss), (params,), (probe,))",
+            args=lambda: ({'w': jnp.array([0.5, -1.0]), 'b': jnp.array(0.1)},
+                          {'w': jnp.array([1.0, 0.0]), 'b': jnp.array(0.0)},
+                          jnp.array([[1.0, 2.0], [3.0, 4.0], [0.5, -0.5]])))
+def hessian_times_probe(params, probe, xs):
+    def loss(p):
+        return jnp.mean((xs @ p['w'] + p['b']) ** 2)
+    _, hvp = jax.jvp(jax.grad(loss), params, probe)
+    return hvp
