@@ -329,3 +329,13 @@ def hessian_times_probe(params, probe, xs):
         return jnp.mean((xs @ p['w'] + p['b']) ** 2)
     _, hvp = jax.jvp(jax.grad(loss), params, probe)
     return hvp
+
+
+@error_case(family="pytrees", fix="uniform-dict-keys", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/15358",
+            line="return jax.tree.map(lambda p: 0.5 * p, layers)",
+            fixed="return jax.tree.map(lambda p: 0.5 * p, {str(k): v for k, v in layers.items()})",
+            args=lambda: (jnp.ones((3, 3)), jnp.ones((3, 2)), jnp.zeros(2)))
+def halved_layers(w0, w1, head_bias):
+    layers = {0: w0, 1: w1, 'head': head_bias}
+    return jax.tree.map(lambda p: 0.5 * p, layers)
