@@ -339,3 +339,14 @@ def hessian_times_probe(params, probe, xs):
 def halved_layers(w0, w1, head_bias):
     layers = {0: w0, 1: w1, 'head': head_bias}
     return jax.tree.map(lambda p: 0.5 * p, layers)
+
+
+@error_case(family="branches", fix="select-where", raises="NonConcreteBooleanIndexError",
+            source="https://github.com/sotetsuk/pgx/pull/379",
+            line="return options.at[pieces >= 3, :].set(0)",
+            fixed="return jnp.where((pieces < 3).reshape(-1, 1), options, 0)",
+            args=lambda: (jnp.array([[1, 4, 3, 0], [5, 0, 2, 2]]), jnp.ones((2, 4, 2), dtype=jnp.int32)))
+def promotion_options(boards, option_table):
+    def mask_board(pieces, options):
+        return options.at[pieces >= 3, :].set(0)
+    return jax.vmap(mask_board)(boards, option_table)
