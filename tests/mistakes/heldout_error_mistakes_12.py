@@ -186,17 +186,6 @@ def fit_every_start(starts):
 
 # ---------------------------------------------------------------- part d: grad, loops, branches, pytrees, vmap
 
-@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
-            source="https://github.com/google-deepmind/optax/issues/1093",
-            line="return jax.tree.map(lambda g, p: g + decay * p, grads, params)",
-            fixed="return jax.tree.map(lambda g, p: None if g is None else g + decay * p, grads, params, is_leaf=lambda x: x is None)",
-            args=lambda: (jnp.full((2, 3), 0.5), {'kernel': jnp.ones((2, 3)), 'scale': jnp.ones(3)}))
-def decayed_grads_with_frozen_entry(kernel_grad, params):
-    grads = {'kernel': kernel_grad, 'scale': None}   # the frozen scale has no update
-    decay = 1e-3
-    return jax.tree.map(lambda g, p: g + decay * p, grads, params)
-
-
 @error_case(family="branches", fix="non-array-leaf", raises="TracerBoolConversionError",
             source="https://github.com/patrick-kidger/equinox/issues/987",
             line="if net['deterministic']:",
@@ -350,3 +339,23 @@ def promotion_options(boards, option_table):
     def mask_board(pieces, options):
         return options.at[pieces >= 3, :].set(0)
     return jax.vmap(mask_board)(boards, option_table)
+
+
+@error_case(family="pytrees", fix="unflatten-any-leaf", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/583",
+            line="lambda _, kids: Dense(jnp.asarray(kids[0], jnp.float32), jnp.asarray(kids[1], jnp.float32)),",
+            fixed="lambda _, kids: Dense(*kids),",
+            args=lambda: (jnp.ones((2, 3)), jnp.zeros(3)))
+def trainable_half(kernel, bias):
+    class Dense:
+        def __init__(self, kernel, bias):
+            self.kernel, self.bias = kernel, bias
+
+    jax.tree_util.register_pytree_node(
+        Dense,
+        lambda d: ((d.kernel, d.bias), None),
+        lambda _, kids: Dense(jnp.asarray(kids[0], jnp.float32), jnp.asarray(kids[1], jnp.float32)),
+    )
+    layer = Dense(kernel, bias)
+    # keep the matrices, put None where a leaf is frozen (the bias)
+    return jax.tree.map(lambda a: a if a.ndim > 1 else None, layer)
