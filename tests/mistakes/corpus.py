@@ -239,6 +239,9 @@ CATEGORIES = {
     "feature-dim-b11b": r"\(-1, ?1\)|(?i:\b(add|append|include|give|keep)\w*\b[^\n]{0,40}\b(trailing|feature|input|last|example)\b[^\n]{0,20}\b(dimension|dim|axis)\b|\bin_shape\b[^\n]{0,60}\b(feature|example|input) (size|dimension|axis)\b)",
     "norm-flatten-b11b": r"\.ravel\(\)|\.flatten\(\)|(?i:\b(flatten|ravel)\w*\b[^\n]{0,40}\b(first|before|the (array|input|tensor))\b|\bnorm\b[^\n]{0,40}\b(of the )?(flattened|raveled)\b)",
     "drop-tie-in-b11b": r"(?i)\b(remove|drop|delete|omit|without|no need for|stop using)\w*\b[^\n]{0,30}`?(lax\.)?tie_in\b|\btie_in\b[^\n]{0,60}\b(no-?op|not needed|unnecessary|no longer (needed|necessary|does anything)|relic)|\b(use|pass) (the )?(second )?(value|argument|array) (directly|itself)\b",
+    # added with the twelfth held-out batch, part b (written from the maintainers' fixes alone)
+    "cumprod-b12b": r"jnp\.cumprod\b|(?i:`?\bcumprod\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,10}`?(jnp\.)?cumproduct\b|\bcumproduct\b`?[^\n]{0,40}\b(renamed|removed|replaced|deprecated)\b[^\n]{0,30}\bcumprod\b)",
+    "all-not-alltrue-b12b": r"jnp\.(all|any)\(|(?i:`?\b(jnp\.)?(all|any)\b`?[^\n]{0,25}\b(instead of|not|rather than|replaces?)\b[^\n]{0,10}`?(jnp\.)?(alltrue|sometrue)\b|\b(alltrue|sometrue)\b`?[^\n]{0,40}\b(renamed|removed|replaced|deprecated)\b[^\n]{0,30}\b(all|any)\b)",
 }
 
 

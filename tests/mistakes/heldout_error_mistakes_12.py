@@ -43,3 +43,36 @@ def pick_landmarks(seed, n_landmarks):
     if not isinstance(key, key_type):
         raise TypeError("expected a key")
     return jax.random.choice(key, 4 * n_landmarks, (n_landmarks,), replace=False)
+
+
+@error_case(family="other", fix="at-set", raises="AttributeError",
+            source="https://github.com/markusschmitt/vmc_jax/pull/29",
+            line="counts = jax.ops.index_add(counts, outcomes, weights)",
+            fixed="counts = counts.at[outcomes].add(weights)",
+            args=lambda: (np.array([0, 2, 2, 1, 3, 2]), np.array([0.5, 1.0, 0.25, 2.0, 1.5, 0.75], dtype=np.float32)))
+def measurement_histogram(outcomes, weights):
+    counts = jnp.zeros(4)
+    counts = jax.ops.index_add(counts, outcomes, weights)
+    return counts / jnp.sum(counts)
+
+
+@error_case(family="other", fix="cumprod-b12b", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/16232",
+            line="survival = jnp.cumproduct(1.0 - hazard)",
+            fixed="survival = jnp.cumprod(1.0 - hazard)",
+            args=lambda: (np.array([0.05, 0.1, 0.2, 0.3], dtype=np.float32),))
+def survival_curve(hazard):
+    survival = jnp.cumproduct(1.0 - hazard)
+    return jnp.concatenate([jnp.ones(1), survival])
+
+
+@error_case(family="other", fix="all-not-alltrue-b12b", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/16232",
+            line="ok = jnp.alltrue(jnp.abs(residual) < tol)",
+            fixed="ok = jnp.all(jnp.abs(residual) < tol)",
+            args=lambda: (np.eye(3, dtype=np.float32) * 2.0, np.array([2.0, 4.0, 6.0], dtype=np.float32), 1e-5))
+def solution_converged(matrix, rhs, tol):
+    x = jnp.linalg.solve(matrix, rhs)
+    residual = matrix @ x - rhs
+    ok = jnp.alltrue(jnp.abs(residual) < tol)
+    return ok
