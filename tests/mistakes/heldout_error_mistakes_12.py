@@ -76,3 +76,15 @@ def solution_converged(matrix, rhs, tol):
     residual = matrix @ x - rhs
     ok = jnp.alltrue(jnp.abs(residual) < tol)
     return ok
+
+
+@error_case(family="other", fix="functools-partial", raises="AttributeError",
+            source="https://github.com/proteneer/timemachine/pull/539",
+            line="energy = jax.partial(harmonic_energy, k=spring)",
+            fixed="energy = functools.partial(harmonic_energy, k=spring)",
+            args=lambda: (np.array([0.9, 1.1, 1.3], dtype=np.float32), 2.5))
+def bond_forces(lengths, spring):
+    def harmonic_energy(r, k):
+        return 0.5 * k * jnp.sum((r - 1.0) ** 2)
+    energy = jax.partial(harmonic_energy, k=spring)
+    return -jax.grad(energy)(lengths)
