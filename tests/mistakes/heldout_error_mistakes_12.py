@@ -88,3 +88,26 @@ def bond_forces(lengths, spring):
         return 0.5 * k * jnp.sum((r - 1.0) ** 2)
     energy = jax.partial(harmonic_energy, k=spring)
     return -jax.grad(energy)(lengths)
+
+
+@error_case(family="other", fix="tree-util-namespace-b12b", raises="AttributeError",
+            source="https://github.com/sokrypton/ColabDesign/pull/193",
+            line="layout = jax.tree_structure(template)",
+            fixed="layout = jax.tree_util.tree_structure(template)",
+            args=lambda: ({"pair": np.ones((3, 3), dtype=np.float32), "single": np.zeros(3, dtype=np.float32)},
+                          [np.full((3, 3), 2.0, dtype=np.float32), np.full(3, 5.0, dtype=np.float32)]))
+def rebuild_features(template, flat_values):
+    layout = jax.tree_structure(template)
+    return jax.tree_util.tree_unflatten(layout, flat_values)
+
+
+@error_case(family="other", fix="example-libraries-b11b", raises="ImportError",
+            source="https://github.com/netket/netket/pull/982",
+            line="from jax.experimental import stax",
+            fixed="from jax.example_libraries import stax",
+            args=lambda: (np.ones((2, 4), dtype=np.float32),))
+def tiny_wavefunction(configs):
+    from jax.experimental import stax
+    init_fn, apply_fn = stax.serial(stax.Dense(3), stax.Tanh, stax.Dense(1))
+    _, params = init_fn(jax.random.key(0), configs.shape)
+    return apply_fn(params, configs)
