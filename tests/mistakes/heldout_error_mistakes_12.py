@@ -73,6 +73,17 @@ def chain_seed_table(seed, n_chains):
     return table.reshape(n_chains, -1).astype(np.uint32)
 
 
+@error_case(family="keys", fix="prng-key", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/17743",
+            line='walker_keys = jax.random.split(jax.random.PRNGKey(seed, impl="rbg"), n_walkers)',
+            fixed='walker_keys = jax.random.split(jax.random.key(seed, impl="rbg"), n_walkers)',
+            args=lambda: (3, 5, 10))
+def rbg_random_walks(seed, n_walkers, n_steps):
+    walker_keys = jax.random.split(jax.random.PRNGKey(seed, impl="rbg"), n_walkers)
+    steps = jax.vmap(lambda k: jax.random.choice(k, jnp.array([-1, 1]), (n_steps,)))(walker_keys)
+    return jnp.cumsum(steps, axis=1)
+
+
 # ---------------------------------------------------------------- part b: other
 
 @error_case(family="other", fix="jax-array-type", raises="AttributeError",
