@@ -165,3 +165,15 @@ def tiny_wavefunction(configs):
     init_fn, apply_fn = stax.serial(stax.Dense(3), stax.Tanh, stax.Dense(1))
     _, params = init_fn(jax.random.key(0), configs.shape)
     return apply_fn(params, configs)
+
+
+@error_case(family="other", fix="static-python-value", raises="TypeError",
+            source="https://github.com/leakec/tfc/issues/7",
+            line="orders = [0] * n_active",
+            fixed="orders = [0] * int(n_active)",
+            args=lambda: (np.array([True, False, True, True]), np.array([0.5, 1.5, -0.25, 2.0], dtype=np.float32)))
+def active_basis_orders(active, points):
+    n_active = jnp.sum(active)
+    orders = [0] * n_active
+    orders[-1] = 2
+    return jnp.stack([points[active] ** k for k in orders])
