@@ -84,6 +84,18 @@ def rbg_random_walks(seed, n_walkers, n_steps):
     return jnp.cumsum(steps, axis=1)
 
 
+# ---------------------------------------------------------------- part c: shapes
+
+@error_case(family="shapes", fix="broadcast-full-shape-b12c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/20533",
+            line="mask = jnp.broadcast_to(mask, frames.shape[1:])",
+            fixed="mask = jnp.broadcast_to(mask, frames.shape)",
+            args=lambda: (np.arange(24, dtype=np.float32).reshape(2, 3, 4), np.array([[[1.0, 0.0, 1.0, 1.0]] * 3], dtype=np.float32)))
+def masked_frame_means(frames, mask):
+    mask = jnp.broadcast_to(mask, frames.shape[1:])
+    return jnp.sum(frames * mask, axis=(1, 2)) / jnp.sum(mask, axis=(1, 2))
+
+
 # ---------------------------------------------------------------- part b: other
 
 @error_case(family="other", fix="jax-array-type", raises="AttributeError",
