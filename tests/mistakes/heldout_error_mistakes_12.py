@@ -84,6 +84,24 @@ def rbg_random_walks(seed, n_walkers, n_steps):
     return jnp.cumsum(steps, axis=1)
 
 
+# ---------------------------------------------------------------- part c: keys
+
+@error_case(family="keys", fix="key-one-style", raises="TypeError",
+            source="https://github.com/adaptive-intelligent-robotics/QDax/pull/184",
+            line="host_rng = np.random.RandomState(init_key)",
+            fixed="host_rng = np.random.RandomState(jax.random.key_data(init_key))",
+            args=lambda: (7, np.random.default_rng(0).uniform(size=(20, 2)).astype(np.float32), 3))
+def kmeans_plus_plus_seed(seed, points, n_centroids):
+    key, init_key = jax.random.split(jax.random.key(seed))
+    host_rng = np.random.RandomState(init_key)
+    first = host_rng.randint(len(points))
+    centroids = [points[first]]
+    for _ in range(n_centroids - 1):
+        d2 = np.min([np.sum((points - c) ** 2, axis=1) for c in centroids], axis=0)
+        centroids.append(points[host_rng.choice(len(points), p=d2 / d2.sum())])
+    return jnp.stack(centroids)
+
+
 # ---------------------------------------------------------------- part c: shapes
 
 @error_case(family="shapes", fix="broadcast-full-shape-b12c", raises="ValueError",
