@@ -245,6 +245,7 @@ CATEGORIES = {
     "tree-util-namespace-b12b": r"jax\.tree_util\.tree_\w+|jax\.tree\.\w+\(|(?i:\bjax\.tree_util\b`?[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,20}`?jax\.tree_\w+|\bjax\.tree_\w+`?[^\n]{0,40}\b(removed|moved|deprecated)\b[^\n]{0,40}\b(jax\.tree_util|jax\.tree)\b)",
     # added with the twelfth held-out batch, part c (written from the maintainers' fixes alone)
     "broadcast-full-shape-b12c": r"broadcast_to\(\w+, ?\w+\.shape\)|(?i:\b(target|new|output) shape\b[^\n]{0,60}\b(at least as many|as many|all( of)?( the)?|every one of)\b[^\n]{0,25}\b(dimensions|axes)\b|\b(keep|include|add|give)\b[^\n]{0,30}\b(leading|batch|missing|every|all)\b[^\n]{0,20}\b(dimensions?|axes|axis)\b[^\n]{0,40}\b(target|new|output) shape\b)",
+    "zip-strict-b12c": r"\bzip\([^\n]*strict=True|(?i:\b(built-?in|python'?s?|plain)\b[^\n]{0,15}`?zip\b[^\n]{0,60}\bstrict\b|\bstrict=True\b[^\n]{0,40}\bzip\b)",
 }
 
 

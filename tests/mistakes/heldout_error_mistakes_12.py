@@ -207,3 +207,13 @@ def active_basis_orders(active, points):
     orders = [0] * n_active
     orders[-1] = 2
     return jnp.stack([points[active] ** k for k in orders])
+
+
+@error_case(family="other", fix="zip-strict-b12c", raises="AttributeError",
+            source="https://github.com/ASEM000/kernex/pull/18",
+            line="pairs = jax.util.safe_zip(weights, offsets)",
+            fixed="pairs = list(zip(weights, offsets, strict=True))",
+            args=lambda: (np.arange(10, dtype=np.float32), [0.25, 0.5, 0.25], [-1, 0, 1]))
+def stencil_smooth(signal, weights, offsets):
+    pairs = jax.util.safe_zip(weights, offsets)
+    return sum(w * jnp.roll(signal, k) for w, k in pairs)
