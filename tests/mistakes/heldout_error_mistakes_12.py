@@ -114,6 +114,18 @@ def masked_frame_means(frames, mask):
     return jnp.sum(frames * mask, axis=(1, 2)) / jnp.sum(mask, axis=(1, 2))
 
 
+@error_case(family="shapes", fix="index-ndim-b12c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/902",
+            line="picked = jnp.take_along_axis(modes, best[..., None], axis=-1)",
+            fixed="picked = jnp.take_along_axis(modes, best[..., None, None], axis=-1)",
+            args=lambda: (np.array([[0.1, 0.7, 0.2, 0.0], [0.5, 0.1, 0.1, 0.3]], dtype=np.float32),
+                          np.arange(24, dtype=np.float32).reshape(2, 3, 4)))
+def leading_mode_columns(weights, modes):
+    best = jnp.argmax(weights, axis=-1)
+    picked = jnp.take_along_axis(modes, best[..., None], axis=-1)
+    return picked[..., 0]
+
+
 # ---------------------------------------------------------------- part b: other
 
 @error_case(family="other", fix="jax-array-type", raises="AttributeError",
