@@ -247,6 +247,8 @@ CATEGORIES = {
     "broadcast-full-shape-b12c": r"broadcast_to\(\w+, ?\w+\.shape\)|(?i:\b(target|new|output) shape\b[^\n]{0,60}\b(at least as many|as many|all( of)?( the)?|every one of)\b[^\n]{0,25}\b(dimensions|axes)\b|\b(keep|include|add|give)\b[^\n]{0,30}\b(leading|batch|missing|every|all)\b[^\n]{0,20}\b(dimensions?|axes|axis)\b[^\n]{0,40}\b(target|new|output) shape\b)",
     "zip-strict-b12c": r"\bzip\([^\n]*strict=True|(?i:\b(built-?in|python'?s?|plain)\b[^\n]{0,15}`?zip\b[^\n]{0,60}\bstrict\b|\bstrict=True\b[^\n]{0,40}\bzip\b)",
     "index-ndim-b12c": r"\[\.\.\., ?None, ?None\]|expand_dims\(|(?i:\b(add|insert|append|keep)\w*\b[^\n]{0,30}\b(size-1|singleton|length-1|dummy|trailing|new|missing)\b[^\n]{0,20}\b(axis|axes|dim\w*)\b[^\n]{0,60}\bindices\b|\bindices\b[^\n]{0,60}\b(add|insert|append|expand)\w*\b[^\n]{0,30}\b(axis|axes|dim\w*|None|newaxis)\b)",
+    "sort-axis0-b12c": r"jnp\.sort\([^\n]*axis=0|(?i:`?\bsort\b`?[^\n]{0,40}\baxis=0\b[^\n]{0,40}\b(instead of|not|rather than|replaces?)\b|\bmsort\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bsort\b)",
+    "issubdtype-b12c": r"\bissubdtype\(|(?i:`?\bissubdtype\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,10}`?(jnp\.)?issubsctype\b|\bissubsctype\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bissubdtype\b)",
 }
 
 

@@ -229,3 +229,24 @@ def active_basis_orders(active, points):
 def stencil_smooth(signal, weights, offsets):
     pairs = jax.util.safe_zip(weights, offsets)
     return sum(w * jnp.roll(signal, k) for w, k in pairs)
+
+
+@error_case(family="other", fix="sort-axis0-b12c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/13547",
+            line="ordered = jnp.msort(runs)",
+            fixed="ordered = jnp.sort(runs, axis=0)",
+            args=lambda: (np.array([[3.0, 9.0], [1.0, 7.0], [2.0, 8.0]], dtype=np.float32),))
+def per_column_median(runs):
+    ordered = jnp.msort(runs)
+    return ordered[runs.shape[0] // 2]
+
+
+@error_case(family="other", fix="issubdtype-b12c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/17160",
+            line="if jnp.issubsctype(labels.dtype, jnp.integer):",
+            fixed="if jnp.issubdtype(labels.dtype, jnp.integer):",
+            args=lambda: (np.array([0, 2, 1, 2]), 3))
+def labels_to_onehot(labels, n_classes):
+    if jnp.issubsctype(labels.dtype, jnp.integer):
+        return jnp.eye(n_classes)[labels]
+    return labels
