@@ -249,6 +249,7 @@ CATEGORIES = {
     "index-ndim-b12c": r"\[\.\.\., ?None, ?None\]|expand_dims\(|(?i:\b(add|insert|append|keep)\w*\b[^\n]{0,30}\b(size-1|singleton|length-1|dummy|trailing|new|missing)\b[^\n]{0,20}\b(axis|axes|dim\w*)\b[^\n]{0,60}\bindices\b|\bindices\b[^\n]{0,60}\b(add|insert|append|expand)\w*\b[^\n]{0,30}\b(axis|axes|dim\w*|None|newaxis)\b)",
     "sort-axis0-b12c": r"jnp\.sort\([^\n]*axis=0|(?i:`?\bsort\b`?[^\n]{0,40}\baxis=0\b[^\n]{0,40}\b(instead of|not|rather than|replaces?)\b|\bmsort\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bsort\b)",
     "issubdtype-b12c": r"\bissubdtype\(|(?i:`?\bissubdtype\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,10}`?(jnp\.)?issubsctype\b|\bissubsctype\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bissubdtype\b)",
+    "bwd-output-cotangents-b12c": r"\bg\[0\]|\b\w+, _ = g\b|(?i:\bcotangents?\b[^\n]{0,50}\b(is|are|comes?|arrives?|passed)\b[^\n]{0,25}\b(as )?(a )?(tuple|pair|one per output)\b|\bunpack\w*\b[^\n]{0,30}\b(the )?(output )?cotangents?\b|\b(one|a) cotangent (for|per) (each|every) output\b|\bonly the (output'?s? )?(grad|cotangent)\b)",
 }
 
 

@@ -102,6 +102,32 @@ def kmeans_plus_plus_seed(seed, points, n_centroids):
     return jnp.stack(centroids)
 
 
+# ---------------------------------------------------------------- part c: custom rules
+
+@error_case(family="custom-rules", fix="bwd-output-cotangents-b12c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/28408",
+            line="return (p * (values - out) * g,)",
+            fixed="return (p * (values - out) * g[0],)",
+            args=lambda: (np.array([0.1, 0.5, 0.2], dtype=np.float32), np.array([1.0, 2.0, 3.0], dtype=np.float32)))
+def pooled_score_grad(scores, values):
+    @jax.custom_vjp
+    def softmax_pool(s):
+        m = jnp.max(s)
+        w = jnp.exp(s - m)
+        return jnp.sum(w * values) / jnp.sum(w), m + jnp.log(jnp.sum(w))
+
+    def pool_fwd(s):
+        out, lse = softmax_pool(s)
+        return (out, lse), (s, out, lse)
+
+    def pool_bwd(res, g):
+        s, out, lse = res
+        p = jnp.exp(s - lse)
+        return (p * (values - out) * g,)
+    softmax_pool.defvjp(pool_fwd, pool_bwd)
+    return jax.grad(lambda s: softmax_pool(s)[0])(scores)
+
+
 # ---------------------------------------------------------------- part c: shapes
 
 @error_case(family="shapes", fix="broadcast-full-shape-b12c", raises="ValueError",
