@@ -250,6 +250,7 @@ CATEGORIES = {
     "sort-axis0-b12c": r"jnp\.sort\([^\n]*axis=0|(?i:`?\bsort\b`?[^\n]{0,40}\baxis=0\b[^\n]{0,40}\b(instead of|not|rather than|replaces?)\b|\bmsort\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bsort\b)",
     "issubdtype-b12c": r"\bissubdtype\(|(?i:`?\bissubdtype\b`?[^\n]{0,30}\b(instead of|not|rather than|replaces?)\b[^\n]{0,10}`?(jnp\.)?issubsctype\b|\bissubsctype\b`?[^\n]{0,40}\b(removed|deprecated|replaced)\b[^\n]{0,40}\bissubdtype\b)",
     "bwd-output-cotangents-b12c": r"\bg\[0\]|\b\w+, _ = g\b|(?i:\bcotangents?\b[^\n]{0,50}\b(is|are|comes?|arrives?|passed)\b[^\n]{0,25}\b(as )?(a )?(tuple|pair|one per output)\b|\bunpack\w*\b[^\n]{0,30}\b(the )?(output )?cotangents?\b|\b(one|a) cotangent (for|per) (each|every) output\b|\bonly the (output'?s? )?(grad|cotangent)\b)",
+    "fold-in-int-b12c": r"fold_in\([^\n]*\b(hash\w*|crc32|int\(|ord\()|(?i:\b(deterministic|stable|reproducible)\b[^\n]{0,20}\bhash\w*\b|\bhash\w*\b[^\n]{0,40}\b(string|name)s?\b[^\n]{0,40}\b(integer|int)s?\b|\b(integer|int)\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,10}\b(a )?string\b)",
 }
 
 

@@ -102,6 +102,20 @@ def kmeans_plus_plus_seed(seed, points, n_centroids):
     return jnp.stack(centroids)
 
 
+@error_case(family="keys", fix="fold-in-int-b12c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/14239",
+            line="layer_key = jax.random.fold_in(key, name)",
+            fixed="layer_key = jax.random.fold_in(key, sum(ord(c) * 31 ** i for i, c in enumerate(name)) % 2 ** 32)",
+            args=lambda: (0, {"encoder": [4, 3], "decoder": [3, 4]}))
+def named_layer_weights(seed, layer_shapes):
+    key = jax.random.key(seed)
+    weights = {}
+    for name, shape in layer_shapes.items():
+        layer_key = jax.random.fold_in(key, name)
+        weights[name] = jax.random.normal(layer_key, tuple(shape)) / np.sqrt(shape[0])
+    return weights
+
+
 # ---------------------------------------------------------------- part c: custom rules
 
 @error_case(family="custom-rules", fix="bwd-output-cotangents-b12c", raises="TypeError",
