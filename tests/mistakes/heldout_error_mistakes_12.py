@@ -116,6 +116,18 @@ def named_layer_weights(seed, layer_shapes):
     return weights
 
 
+@error_case(family="keys", fix="split-shape-b12c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/16398",
+            line="step_keys = jax.random.split(key, n_chains * n_steps).reshape(n_chains, n_steps, 2)",
+            fixed="step_keys = jax.random.split(key, (n_chains, n_steps))",
+            args=lambda: (5, 3, 4))
+def random_walk_grid(seed, n_chains, n_steps):
+    key = jax.random.key(seed)
+    step_keys = jax.random.split(key, n_chains * n_steps).reshape(n_chains, n_steps, 2)
+    steps = jax.vmap(jax.vmap(lambda k: jax.random.normal(k)))(step_keys)
+    return jnp.cumsum(steps, axis=1)
+
+
 # ---------------------------------------------------------------- part c: custom rules
 
 @error_case(family="custom-rules", fix="bwd-output-cotangents-b12c", raises="TypeError",
