@@ -73,7 +73,9 @@ tuple of output cotangents as one array; the fix takes only the output's cotange
 indices with one dummy axis too few: `[..., None, None]`); other: leakec/tfc 7 (list repetition by a JAX
 integer array; "converting values to `int` fixed this error"), ASEM000/kernex PR 18 (`jax.util.safe_zip`
 gone; `list(zip(..., strict=True))`), jax PR 13547 (`jnp.msort` deprecated, removed in PR 15321;
-`jnp.sort(a, axis=0)`), jax PR 17160 (`jnp.issubsctype` deprecated; `jnp.issubdtype`).
+`jnp.sort(a, axis=0)`), jax PR 17160 (`jnp.issubsctype` deprecated; `jnp.issubdtype`), jeremiecoullon/jax-tqdm PR 17 (a progress
+report through the removed `jax.experimental.host_callback.id_tap`; the PR moves it to `jax.debug.callback`,
+existing category `callback-api`).
 
 New fix categories (in corpus.CATEGORIES and FIXES, under "added with the twelfth held-out batch, part c",
 regexes written from the maintainers' fixes alone and checked not to match the error text itself):
@@ -98,10 +100,11 @@ working form (902's reporter's own `[..., None, None]`); 20533's fix (the full s
 numpy error the reporter quotes. tfc 7's fix is stated in words only; the `int(...)` line follows them.
 jax PRs 13547 and 17160 are deprecations whose replacements are named in the PR text and review (for 17160,
 `issubdtype` is the reviewers' suggested equivalent). The key-data TypeError of QDax 184 repeats the message
-of part b's pertpy 685 case (the two allowed); no other message text repeats within part c.
+of part b's pertpy 685 case (the two allowed); no other message text repeats within part c (jax-tqdm 17's message is that of batch 7's BrainPy 668 case,
+in another file, with a different replacement).
 
-Shortfall: 11 cases of the 14 aimed for (keys 4, custom rules 1, shapes 2, other 4; the file now has keys 5,
-custom rules 1, shapes 2, other 11). Custom rules and shapes ran dry: nearly every `custom_jvp`/`custom_vjp`
+Shortfall: 12 cases of the 14 aimed for (keys 4, custom rules 1, shapes 2, other 5; the file now has keys 5,
+custom rules 1, shapes 2, other 12). Custom rules and shapes ran dry: nearly every `custom_jvp`/`custom_vjp`
 and shape thread the corpus returned (jax 8356, 13099, 4673, 2502, 5571, 28757, 20889, 4617, 6605, 9934,
 12305/12308, cuEquivariance 162/PR 295, flash-attention-jax 7, numpyro 1195, jaxopt 474, t5x 351) is
 already cited or reduces to a mistake an earlier batch reduced from a sibling thread, and many of the rest
@@ -365,3 +368,20 @@ def labels_to_onehot(labels, n_classes):
     if jnp.issubsctype(labels.dtype, jnp.integer):
         return jnp.eye(n_classes)[labels]
     return labels
+
+
+@error_case(family="other", fix="callback-api", raises="AttributeError",
+            source="https://github.com/jeremiecoullon/jax-tqdm/pull/17",
+            line="jax.experimental.host_callback.id_tap(report, (step, loss))",
+            fixed="jax.debug.callback(report, (step, loss))",
+            args=lambda: (np.array([3.0, -1.0], dtype=np.float32), 0.1, 3))
+def descend_with_progress(w, lr, n_steps):
+    log = []
+
+    def report(step_and_loss, *unused):
+        log.append(float(step_and_loss[1]))
+    for step in range(n_steps):
+        loss, g = jax.value_and_grad(lambda v: jnp.sum(v ** 2))(w)
+        jax.experimental.host_callback.id_tap(report, (step, loss))
+        w = w - lr * g
+    return w, log
