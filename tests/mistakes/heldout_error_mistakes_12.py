@@ -100,8 +100,8 @@ working form (902's reporter's own `[..., None, None]`); 20533's fix (the full s
 numpy error the reporter quotes. tfc 7's fix is stated in words only; the `int(...)` line follows them.
 jax PRs 13547 and 17160 are deprecations whose replacements are named in the PR text and review (for 17160,
 `issubdtype` is the reviewers' suggested equivalent). The key-data TypeError of QDax 184 repeats the message
-of part b's pertpy 685 case (the two allowed); no other message text repeats within part c (jax-tqdm 17's message is that of batch 7's BrainPy 668 case,
-in another file, with a different replacement).
+of part b's pertpy 685 case (the two allowed); no other message text repeats within part c (jax-tqdm 17's
+message is that of batch 7's BrainPy 668 case, in another file, with a different replacement).
 
 Shortfall: 12 cases of the 14 aimed for (keys 4, custom rules 1, shapes 2, other 5; the file now has keys 5,
 custom rules 1, shapes 2, other 12). Custom rules and shapes ran dry: nearly every `custom_jvp`/`custom_vjp`
