@@ -129,3 +129,28 @@ WHO = ("def who():\n"
 def test_correctness_workers_merge_and_the_timing_worker_does_not(limits):
     assert call_in_worker(limits, WHO, "who") == "autograder.sandbox.eager_reuse"
     assert call_in_worker(dataclasses.replace(limits, quick_compiles=False), WHO, "who") == "jax._src.dispatch"
+
+
+# In nbgrader's kernel: a setup cell sets a JAX option before importing JAX, the next cell reads it.
+KERNEL_CELLS = [
+    "import os, sys\nbefore = 'jax' in sys.modules\nos.environ['JAX_ENABLE_X64'] = '1'\nimport jax, jax.numpy as jnp",
+    "from jax._src import dispatch\nprint(before, dispatch.xla_primitive_callable.__module__, jnp.zeros(1).dtype)",
+]
+
+
+def test_nbgraders_kernels_merge_from_the_first_cell_after_jax_is_imported():
+    """nbgrader_config.py's exec lines, in a real kernel as `nbgrader autograde` starts it: nothing is
+    imported before the first cell (a setup cell's JAX options hold), the merging is in place from the
+    next cell on."""
+    from pathlib import Path
+
+    import nbformat
+    from nbclient import NotebookClient
+    from traitlets.config import Config
+    path = Path(__file__).resolve().parent.parent / "nbgrader_config.py"
+    config = Config()
+    exec(compile(path.read_text(), str(path), "exec"), {"get_config": lambda: config, "__file__": str(path)})
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in KERNEL_CELLS])
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   extra_arguments=list(config.Execute.extra_arguments)).execute()
+    assert nb.cells[1].outputs[0]["text"].split() == ["False", "autograder.sandbox.eager_reuse", "float64"]

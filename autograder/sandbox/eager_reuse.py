@@ -22,8 +22,11 @@ What it does not change: the body is still traced at each call (trace counts, an
 prints at trace time, are as before); jitted programs never pass here; results are the same.
 Installed by the worker once JAX is imported, before the integrity snapshot and any student code
 (`worker.Session._after_trusted`), where the grader asked for quick compiles (correctness workers;
-not the timing worker, which times jitted programs only). A student who replaces it or fills its
-table only changes what their own process computes, as any of JAX's caches already allows.
+not the timing worker, which times jitted programs only); and in `nbgrader autograde`'s kernels, which
+compile quickly too, before the first cell that runs once JAX is imported (`for_kernel`, an exec line
+of nbgrader_config.py; not before, since a setup cell may set JAX's options before importing it). A
+student who replaces it or fills its table only changes what their own process computes, as any of
+JAX's caches already allows.
 """
 from __future__ import annotations
 
@@ -102,3 +105,22 @@ def install() -> None:
             setattr(xla_primitive_callable, name, getattr(dispatch_cache, name))
     dispatch.xla_primitive_callable = xla_primitive_callable
     _installed = True
+
+
+def for_kernel(shell) -> None:
+    """nbgrader_config.py's exec line, in `nbgrader autograde`'s kernel (which compiles quickly, as a
+    correctness worker does: `compile_effort.for_kernel`): install the merging before the first cell
+    that runs once JAX is imported (JAX may be imported by a setup cell only, after its options are
+    set). Returns None (an exec line's value is shown)."""
+    import sys
+
+    def before_cell(*_):
+        if "jax" in sys.modules:
+            shell.events.unregister("pre_run_cell", before_cell)
+            try:
+                install()
+            except Exception:   # a JAX without this interface: calls dispatch as JAX does
+                pass
+
+    shell.events.register("pre_run_cell", before_cell)
+    return None
