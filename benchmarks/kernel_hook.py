@@ -8,7 +8,8 @@ Each cell runs `--repeats` times in each setting: one that succeeds (the hook re
 errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broadcast), three whose fix
 is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling convention and one fallback
 (a JAX function's signature, `checks/fallback_rules.py`), a habit from PyTorch (`checks/habit_rules.py`),
-a renamed name, NumPy's masked arrays under `vmap`, a module that moved, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list searched by value under
+`vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -39,6 +40,10 @@ CELLS = {
     # after batch 11: NumPy's masked arrays under vmap (a jnp name checked), a module that moved (fallback)
     "`np.ma` under vmap (habit rule, no trial)": "jax.vmap(lambda v: np.ma.masked_array(v, mask=v > 1).mean())(xs)",
     "a module that moved (fallback, no trial)": "from jax.experimental import optimizers",
+    # after batch 12: a list searched by value under vmap (read from the line), typed keys reshaped as pairs
+    "`list.remove` under vmap (line habit, no trial)": "jax.vmap(lambda v: (lambda t: (t.remove(t[1]), t[0])[1])([v, v * 2]))(xs)",
+    "typed keys reshaped as pairs (operand rule)": "jax.random.split(jax.random.key(0), 6).reshape(2, 3, 2)",
+    "fori_loop body without the index (calling convention)": "lax.fori_loop(0, 3, lambda c: c * 2.0, w)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

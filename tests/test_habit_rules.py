@@ -362,3 +362,212 @@ def test_an_integer_leaf_of_a_parameter_dict_is_offered_closing_over_it():
         return jnp.sum(p["coeff"] ** p["power"])
     fix = _fix(_block(lambda: jax.grad(energy)({"coeff": jnp.ones(2), "power": jnp.int32(2)})))
     assert "close over it" in fix and "argnums=" in fix
+
+
+# ---------------------------------------------------------------- after the twelfth held-out batch
+def test_a_list_searched_by_value_under_vmap_is_told_to_remove_by_identity():
+    def drop_second(x):
+        terms = [x, x * 2.0, x * 3.0]
+        terms.remove(terms[1])
+        return terms[0] + terms[-1]
+    fix = _fix(_block(lambda: jax.vmap(drop_second)(jnp.arange(3.0))))
+    assert "`terms = [v for v in terms if v is not terms[1]]`" in fix
+
+
+def test_another_truth_of_a_mapped_value_is_not_a_list_search():
+    assert _rule(lambda: jax.vmap(lambda x: 1.0 if x > 0 else 0.0)(jnp.arange(3.0))) != "list-search-by-value"
+
+
+def test_a_list_repeated_by_an_array_is_told_a_python_int():
+    def zeros_for(count):
+        return [0.0] * count
+    assert "`int(count)`" in _fix(_block(lambda: zeros_for(jnp.array(3))))
+
+
+def test_a_dict_times_an_array_is_not_a_list_repeat():
+    assert _rule(lambda: {"a": 1.0} * jnp.array(2)) != "list-times-array"
+
+
+def test_a_string_folded_into_a_key_is_told_a_stable_hash():
+    def layer_key(key, name):
+        return jax.random.fold_in(key, name)
+    fix = _fix(_block(lambda: layer_key(jax.random.key(1), "decoder")))
+    assert "zlib.crc32(name.encode())" in fix and "`hash`" in fix
+
+
+def test_an_int_parse_without_fold_in_is_not_told_a_hash():
+    assert _rule(lambda: int("decoder")) != "fold-in-string"
+
+
+def test_jax_util_zip_is_told_pythons_strict_zip():
+    def pairs(a, b):
+        return jax.util.safe_zip(a, b)
+    assert "`zip(a, b, strict=True)`" in _fix(_block(lambda: pairs([1], [2])))
+
+
+def test_a_fori_loop_body_without_the_index_is_told_body_i_carry():
+    def grow(x):
+        return lax.fori_loop(0, 3, lambda c: c * 2.0, x)
+    block = _block(lambda: grow(1.0))
+    assert "`body(i, carry)`" in block and "lambda i, carry: body(carry)" in _fix(block)
+
+
+def test_a_scan_body_with_one_parameter_is_told_body_carry_x():
+    def totals(xs):
+        return lax.scan(lambda c: (c, c), 0.0, xs)
+    assert "`body(carry, x)`" in _fix(_block(lambda: totals(jnp.arange(3.0))))
+
+
+def test_a_function_called_wrongly_outside_any_loop_is_not_a_loop_body():
+    def two(a, b):
+        return a + b
+    assert _rule(lambda: two(1.0)) != "loop-body-arguments"
+
+
+def test_a_checkpoint_static_argument_passed_by_keyword_is_told_positionally():
+    def layer(w, x, train):
+        return w * x if train else x
+    block = jax.checkpoint(layer, static_argnums=(2,))
+
+    def run():
+        return block(2.0, 3.0, train=True)
+    assert "`block(2.0, 3.0, True)`" in _fix(_block(run))
+
+
+def test_a_function_vmap_returns_is_told_to_return_arrays_only():
+    def fit(x):
+        return x * 2.0, jnp.sin
+    assert "return only the arrays" in _fix(_block(lambda: jax.vmap(fit)(jnp.ones(3))))
+
+
+def test_jit_returning_a_function_keeps_its_own_rule():
+    assert _rule(lambda: jax.jit(lambda x: (x, jnp.sin))(1.0)) != "vmap-returns-object"
+
+
+def test_an_argnums_read_from_a_traced_index_is_told_to_differentiate_all_and_pick():
+    def energy(a, b):
+        return a * b ** 2
+
+    def partial(i):
+        return jax.grad(energy, argnums=int(i))(1.0, 2.0)
+    assert "`argnums=(0, 1)`" in _fix(_block(lambda: lax.map(partial, jnp.array([0, 1]))))
+
+
+def test_a_traced_size_without_argnums_is_not_told_argnums():
+    assert _rule(lambda: lax.map(lambda i: jnp.zeros(int(i)), jnp.array([1, 2]))) != "argnums-traced"
+
+
+@jax.custom_vjp
+def _halves(x):
+    return x / 2.0, x / 4.0
+
+
+_halves.defvjp(lambda x: (_halves(x), None), lambda res, g: (g * 0.5,))
+
+
+def test_a_backward_rule_using_a_tuple_cotangent_as_an_array_is_told_to_take_it_apart():
+    fix = _fix(_block(lambda: jax.grad(lambda x: _halves(x)[0])(1.0)))
+    assert "`g[0]`" in fix
+
+
+class _Pair:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+
+jax.tree_util.register_pytree_node(_Pair, lambda p: ((p.a, p.b), None),
+                                   lambda _, kids: _Pair(jnp.asarray(kids[0]), jnp.asarray(kids[1])))
+
+
+def test_an_unflatten_that_converts_none_is_told_to_keep_children_unchanged():
+    fix = _fix(_block(lambda: jax.tree.map(lambda v: None, _Pair(1.0, 2.0))))
+    assert "unchanged, `cls(*children)`" in fix
+
+
+def test_broadcasting_to_fewer_axes_is_told_the_full_shape():
+    frames = jnp.ones((1, 2, 3))
+    assert "at least as many axes as the array, (1, 2, 3)" in _fix(_block(lambda: jnp.broadcast_to(frames, (2, 3))))
+
+
+def test_broadcasting_incompatible_sizes_is_not_the_fewer_axes_rule():
+    assert _rule(lambda: jnp.broadcast_to(jnp.ones((2, 3)), (4, 3))) != "broadcast-fewer-axes"
+
+
+def test_take_along_axis_indices_with_an_axis_too_few_are_told_to_add_it():
+    values, best = jnp.ones((2, 3, 4)), jnp.zeros((2, 1), int)
+    fix = _fix(_block(lambda: jnp.take_along_axis(values, best, axis=-1)))
+    assert "add the missing 1 size-1 axis" in fix and "jnp.expand_dims(indices, axis)" in fix
+
+
+def test_typed_keys_reshaped_as_raw_pairs_are_told_to_split_into_the_shape():
+    key = jax.random.key(0)
+    assert "`jax.random.split(key, (2, 3))`" in _fix(_block(lambda: jax.random.split(key, 6).reshape(2, 3, 2)))
+
+
+def test_raw_keys_reshape_to_pairs_and_other_reshapes_keep_the_reshape_rule():
+    assert jax.random.split(jax.random.PRNGKey(0), 6).reshape(2, 3, 2).shape == (2, 3, 2)
+    assert _rule(lambda: jnp.ones(12).reshape(5, 2)) != "split-keys-reshaped"
+
+
+def test_a_raw_key_of_another_implementation_is_told_a_typed_key():
+    fix = _fix(_block(lambda: jax.random.split(jax.random.PRNGKey(3, impl="rbg"), 2)))
+    assert "`jax.random.key(seed, impl=\"rbg\")`" in fix
+
+
+def test_a_python_flag_choosing_branches_of_other_shapes_is_told_a_python_if():
+    crop = True
+    fix = _fix(_block(lambda: lax.cond(crop, lambda: jnp.ones(2), lambda: jnp.ones(3))))
+    assert "Python `if` (`a if crop else b`)" in fix
+
+
+def test_a_traced_predicate_choosing_branches_of_other_shapes_keeps_the_same_shape_fix():
+    fix = _fix(_block(lambda: jax.jit(lambda p: lax.cond(p, lambda: jnp.ones(2), lambda: jnp.ones(3)))(True)))
+    assert "same shape" in fix and "Python `if`" not in fix
+
+
+class _Scale:
+    def __call__(self, x):
+        return 2.0 * x
+
+
+jax.tree_util.register_pytree_node(_Scale, lambda s: ((), None), lambda _, kids: _Scale())
+
+
+def test_callable_nodes_mapped_against_arrays_are_told_is_leaf():
+    fix = _fix(_block(lambda: jax.tree.map(lambda f, s: f(s), [_Scale()], [jnp.ones(2)])))
+    assert "`is_leaf=lambda x: isinstance(x, _Scale)`" in fix
+
+
+def test_a_carry_class_defined_anew_at_each_call_is_told_to_define_it_once():
+    from typing import NamedTuple
+
+    def make(v):
+        class Step(NamedTuple):
+            value: jax.Array
+        return Step(v)
+    block = _block(lambda: lax.while_loop(lambda s: s.value < 3, lambda s: make(s.value + 1), make(0.0)))
+    assert "another class of the same name" in block and "define the class once" in _fix(block)
+
+
+def test_a_carry_with_other_dict_keys_is_not_told_to_define_a_class_once():
+    block = _block(lambda: lax.while_loop(lambda s: s["a"] < 3, lambda s: {"b": s["a"] + 1}, {"a": 0.0}))
+    assert "define the class once" not in block
+
+
+def test_a_python_if_on_a_flag_carried_through_scan_is_offered_closing_over_it():
+    def step(carry, x):
+        total, plain = carry
+        if plain:
+            return (total + x, plain), x
+        return (total - x, plain), x
+    fix = _fix(_block(lambda: lax.scan(step, (0.0, True), jnp.arange(3.0))))
+    assert fix.startswith(GUESS) and "close over it" in fix and "jnp.where" in fix
+
+
+def test_a_python_if_on_a_jit_argument_is_not_offered_closing_over_a_loop_value():
+    fix = _fix(_block(lambda: jax.jit(lambda x: x if x > 0 else -x)(1.0)))
+    assert "close over it as a Python value" not in fix
+
+
+def test_a_loop_itself_given_too_many_arguments_is_not_its_bodys_signature():
+    assert _rule(lambda: lax.map(lambda a, b: a + b, jnp.ones(2), jnp.ones(2))) != "loop-body-arguments"

@@ -213,6 +213,11 @@ def _traced_arg(f: Facts) -> str:
     return f.group(r"depends on the value of the argument (\w+)", default="the argument")
 
 
+def _impl_named(f: Facts) -> str:
+    m = re.search(r"\bimpl\s*=\s*(['\"]\w+['\"])", f.code)
+    return m.group(1) if m else "'rbg'"
+
+
 _KEY_FIX = ("pass a key: make one with `jax.random.key(0)` (or `jax.random.PRNGKey(0)`) and give each draw its own "
             "subkey from `jax.random.split`")
 
@@ -331,6 +336,13 @@ API_RULES: list[Rule] = [
          lambda f: f"a plain Python number ({f.group(r'Got (.*)$', default='a number')}) was passed where a PRNG key belongs",
          lambda f: ("make a key from an integer seed and pass the key: `jax.random.key(0)` (then "
                     "`jax.random.split` it for more draws)")),
+    Rule("raw-key-impl", lambda f: f.says(r"invalid PRNG key data: expected key_data\.shape to end with")
+         and bool(re.search(r"\bimpl\s*=", f.code)),
+         lambda f: ("a raw key (`jax.random.PRNGKey(..., impl=...)`, a uint32 array) does not carry its implementation: "
+                    "its data has shape " + f.group(r"got shape=(\([^)]*\))", default="of another implementation")
+                    + " and this call read it as the default `" + f.group(r"name='(\w+)'", default="threefry2x32") + "`"),
+         lambda f: ("make a typed key, which carries its implementation to every `jax.random` call: "
+                    f"`jax.random.key(seed, impl={_impl_named(f)})`")),
     Rule("key-type", lambda f: f.says(r"^unexpected PRNG key type"),
          lambda f: (f"a `jax.random` function got {_key_type(f)} "
                     f"where a PRNG key belongs" + (" (the key was never set)" if f.says(r"NoneType") else "")),

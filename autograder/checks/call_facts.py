@@ -9,7 +9,9 @@
 - `trees_with_functions`: the trees given to `jax.tree.map` that hold a function among their leaves;
   `containers_with_functions` and `function_arguments`: the names a call of the line is given that
   hold a function in a dict, list or tuple, or are one; `own_custom_vjps`: those that are a
-  `jax.custom_vjp` around a Python function.
+  `jax.custom_vjp` around a Python function;
+- `python_predicates`: the predicate of a `lax.cond` on the line where it is a Python bool or int (a
+  literal, or a name holding one): known before any tracing.
 """
 from __future__ import annotations
 
@@ -145,4 +147,10 @@ def about(node: ast.Call, name: str, lookup) -> dict:
             "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
             "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup) is not False],
             "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
+    if name.split(".")[-1] == "cond" and node.args:     # `lax.cond(flag, ...)` with `flag` a Python bool
+        pred = node.args[0]
+        value = pred.value if isinstance(pred, ast.Constant) else (
+            lookup(pred.id)[0] if isinstance(pred, ast.Name) and lookup(pred.id)[1] else None)
+        if type(value) in (bool, int):
+            out["python_predicates"] = [ast.unparse(pred)]
     return {k: v for k, v in out.items() if v}

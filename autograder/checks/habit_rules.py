@@ -11,7 +11,10 @@ property of the mistake, not one case's wording):
 - a `symbolic_zeros` forward rule's wrapped inputs used as arrays;
 - Python and NumPy habits on traced values: `a if t else b` (rules.py's "if" rule asks `if_cause` and
   `if_fix`), a NumPy function named in `jnp` only where JAX has it (`numpy_call_fix`: `np.ma` has no
-  twin); a Python int too large for int32 given the line's own dtype; a norm over three axes.
+  twin); a Python int too large for int32 given the line's own dtype; a norm over three axes;
+- read from the student's line before any rule reads JAX's message (`LINE_HABIT_RULES`, first in
+  `rules.RULES`): a list searched by value (`remove`, `index`, `count` compare with `==`), a list
+  repeated by an array, a string folded into a key, `jax.util`'s zips.
 
 Part of the one rule table of `rules.py` (`HABIT_RULES`). A fix that depends on what the student meant
 (carry a value or output it) is offered as a guess (`trial_texts.GUESS`).
@@ -24,6 +27,7 @@ import re
 
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
+from .usage_texts import _first, _kind
 
 _REDUCTIONS = r"(?:jnp|np)\.(?:sum|mean|max|min|prod|std|var|any|all|average|nansum|nanmean|nanmax|nanmin)"
 
@@ -48,10 +52,36 @@ def mask_fix(f: Facts) -> str:
     return "keep the shape static: `jnp.where(mask, new, x)` instead of indexing with the mask"
 
 
+# The carry's types as JAX prints them: the one it came in with and the one the body returned
+_CARRY_TYPES = r"input carry (?:component )?(\S+) is (.+?) but the corresponding component of the carry output is (.+?), so"
+
+
+def carry_structure_cause(f: Facts) -> str:
+    """What changed in a loop's carry: keys, containers, or (printed alike) the class itself."""
+    m = re.search(_CARRY_TYPES, f.text)
+    if not m:
+        return "the loop's carry must keep its structure; the body returns different containers than it receives"
+    name = re.sub(r"^loop_carry\[1\]", "carry", m.group(1))
+    if "metadata" in m.group(2):                        # the same container, other keys or fields
+        return (f"the loop's carry must keep its structure; `{name}` comes in with keys "
+                f"{_first(r'metadata (.+)$', m.group(2))} and the body returns keys {_first(r'metadata (.+)$', m.group(3))}")
+    kinds = [_kind(m.group(i)) for i in (2, 3)]
+    if m.group(2) == m.group(3):                        # two classes of one name: defined anew at each call
+        return (f"the loop's carry must keep its structure; `{name}` comes in as {kinds[0]} and the body returns "
+                f"another class of the same name: JAX compares the class objects, and this class is defined anew "
+                f"(inside a function) each time that code runs")
+    return (f"the loop's carry must keep its structure; `{name}` comes in as {kinds[0]} and the body "
+            f"returns {kinds[1]}" + (" (`None` is an empty container to JAX, not a value)" if "None" in kinds[0] else ""))
+
+
 def carry_structure_fix(f: Facts) -> str:
     """`None` in the initial carry where the body returns an array: either the body is meant to carry
     that value (then it starts as an array) or it is a per-step output (then it leaves the carry); only
     the student knows which, so both are offered."""
+    m = re.search(_CARRY_TYPES, f.text)
+    if m and m.group(2) == m.group(3):
+        return ("define the class once, at module level (outside the function that builds the carry), so the loop "
+                "sees one class; or build the body's new carry from the one it gets, `carry._replace(...)`")
     if re.search(r"input carry (?:component )?\S+ is a <class 'NoneType'> but the corresponding component of the "
                  r"carry output is a <class '[\w.]*(ShapedArray|ArrayImpl)'>", f.text):
         return guess("if the body is meant to carry this value from step to step, start it as an array in the "
@@ -139,6 +169,12 @@ def if_fix(f: Facts) -> str:
     if _if_test(f):
         return guess(f"choose with `jnp.where({_if_test(f)}, a, b)` (both sides computed, elementwise) or "
                      f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs)")
+    traced = f.desc.get("traced_args") or []
+    if f.kind == "if" and traced and "jit" not in (f.desc.get("transforms") or []) and not f.stmt.get("jitted_calls"):
+        # nothing is jitted: the argument is one a loop or branch traces (its carry, its scanned values)
+        return guess(f"if `{traced[0]}` is a setting that does not change (a flag, a mode), keep it out of what the "
+                     f"loop or branch traces (its carry, its `xs`, its operands) and close over it as a Python value, "
+                     f"so your `if` sees it; if it is data, branch with `jnp.where(pred, a, b)` or `lax.cond`")
     if f.kind == "if":
         return "branch with `jnp.where(pred, a, b)` (elementwise) or `lax.cond(pred, true_fn, false_fn, x)`"
     # the construct is not known: a menu, offered as a guess
@@ -181,6 +217,53 @@ def _first_arg(f: Facts, default: str) -> str:
     """The array a `norm(x, ..., axis=...)` call on the line is given."""
     m = re.search(r"norm\(\s*([\w.]+)\s*,[^()]*\baxis\s*=", f.code)
     return m.group(1) if m else default
+
+
+_LIST_SEARCH = r"\b([A-Za-z_][\w.]*)\.(remove|index|count)\(\s*([^()]+?)\s*\)"
+_LIST_TIMES = r"unsupported operand type\(s\) for \*: 'list' and '\w*(ArrayImpl|Tracer)'"
+
+
+def _list_search(f: Facts) -> tuple[str, str, str]:
+    m = re.search(_LIST_SEARCH, f.code)
+    return (m.group(1), m.group(2), m.group(3)) if m else ("", "", "")
+
+
+def _list_search_fix(f: Facts) -> str:
+    name, method, item = _list_search(f)
+    if method == "remove":
+        return (f"remove it by identity (the same object), not by value: `{name} = [v for v in {name} if v is not "
+                f"{item}]`, or by position, `del {name}[i]`, where you know it")
+    return f"find it by identity, `next(i for i, v in enumerate({name}) if v is {item})`, or keep its position"
+
+
+def _repeat_count(f: Facts) -> str:
+    m = re.search(r"\[[^\[\]]*\]\s*\*\s*([\w.]+)|([\w.]+)\s*\*\s*\[", f.code)
+    return (m.group(1) or m.group(2)) if m else "n"
+
+
+LINE_HABIT_RULES: list[Rule] = [
+    Rule("list-search-by-value", lambda f: f.is_("TracerBoolConversionError", "ConcretizationTypeError")
+         and bool(_list_search(f)[0]),
+         lambda f: (f"`{_list_search(f)[0]}.{_list_search(f)[1]}({_list_search(f)[2]})` finds the item by comparing "
+                    f"it with each entry (`==`), and `==` on arrays gives an array of booleans (traced here), not "
+                    f"the True or False Python needs"),
+         _list_search_fix),
+    Rule("list-times-array", lambda f: f.is_("TypeError") and f.says(_LIST_TIMES),
+         lambda f: (f"`[...] * {_repeat_count(f)}` repeats a Python list, which needs a Python int, and "
+                    f"`{_repeat_count(f)}` is a JAX array"),
+         lambda f: (f"make the count a Python int where it is known, `int({_repeat_count(f)})` (outside jit; under "
+                    f"jit a length must be static), or build an array of that length, `jnp.zeros({_repeat_count(f)})`")),
+    Rule("fold-in-string", lambda f: f.is_("ValueError", "TypeError") and "fold_in(" in f.code
+         and f.says(r"invalid literal for int\(\)|'str'|str object|<class 'str'>"),
+         "`jax.random.fold_in` mixes an integer into the key, and it was given a string",
+         "turn the string into an integer that is the same in every run, a stable hash such as "
+         "`zlib.crc32(name.encode())` (Python's `hash` of a string changes between runs), and fold that in: "
+         "`jax.random.fold_in(key, zlib.crc32(name.encode()))`"),
+    Rule("jax-util-zip", lambda f: f.says(r"has no attribute 'util'") and bool(re.search(r"jax\.util\.safe_(zip|map)", f.code)),
+         "`jax.util` (with `safe_zip` and `safe_map`) is JAX's internal module, no longer part of its API",
+         "use Python's own: `zip(a, b, strict=True)` checks the lengths as `safe_zip` did, and "
+         "`[f(x, y) for x, y in zip(a, b, strict=True)]` replaces `safe_map`"),
+]
 
 
 HABIT_RULES: list[Rule] = [

@@ -5,7 +5,10 @@ knew (`wiring_rules.py` has the batch's functions wired the wrong way round):
 - Python lists where `jax.numpy` wants an array; functions inside the trees a transform traces or
   `jax.tree.map` walks (activations, norms kept beside the parameters);
 - calls whose arguments do not fit: a sampler's `shape` against its parameters, `jnp.pad`'s pairs
-  against the array's axes, a convolution's layouts and axes, the entries a scan walks over.
+  against the array's axes, a convolution's layouts and axes, the entries a scan walks over;
+- shapes an operation cannot reach (after the twelfth held-out batch): `broadcast_to` a shape with fewer
+  axes, `take_along_axis` indices with fewer axes than the array, typed keys from `jax.random.split`
+  reshaped as if each were two uint32s.
 
 Where the failing line writes out the call to change, `trial_rewrites.py` rewrites it and the trial
 traces the rewrite on the student's values before the message quotes it. `OPERAND_RULES` come first
@@ -22,6 +25,9 @@ from .trial_texts import TRACES, guess, rewrite_fix
 _CALLABLE = (r"<class '(?:[\w.]+\.)?(function|PjitFunction|custom_jvp|custom_vjp|builtin_function_or_method|"
              r"partial|method|cython_function_or_method|ufunc)'>")
 _P = {
+    "fewer": r"Cannot broadcast to shape with fewer dimensions: arr_shape=(\([^)]*\)) shape=(\([^)]*\))",
+    "take": r"indices and arr must have the same number of dimensions; (\d+) vs\. (\d+)",
+    "reshape": r"cannot reshape array of shape (\([^)]*\)) \(size (\d+)\) into shape (\([^)]*\)) \(size (\d+)\)",
     "refused": r"^(\S+) requires ndarray or scalar arguments, got <class '(?:[\w.]+\.)?(\w+)'> at position (\d+)",
     "named": r"<function (?:[\w.<>]+\.)?(\w+)(?: at |>)",
     "interpreting": r"^Error interpreting argument to <function (?:[\w.<>]+\.)?(\w+)(?: at |>)",
@@ -213,7 +219,41 @@ def _scan_fix(f: Facts) -> str:
                        certain=f.says(r"^scan got value with no leading axis"))
 
 
+def _split_reshaped(f: Facts) -> str:
+    """The shape `jax.random.split(key, n).reshape(a, b, 2)` meant, `(a, b)`, where the reshape asks for twice
+    the keys split made and ends in 2 (the raw key's two uint32s), or ''."""
+    m = re.search(_P["reshape"], f.text)
+    call = re.search(r"random\.split\(\s*([\w.\[\]]+)\s*,[^\n]*\)\s*\.reshape\(", f.code)
+    if not (m and call) or int(m.group(4)) != 2 * int(m.group(2)):
+        return ""
+    sizes = [s.strip() for s in m.group(3).strip("()").split(",") if s.strip()]
+    return f"({', '.join(sizes[:-1])})" if sizes and sizes[-1] == "2" else ""
+
+
+def _key_name(f: Facts) -> str:
+    call = re.search(r"random\.split\(\s*([\w.\[\]]+)\s*,", f.code)
+    return call.group(1) if call else "key"
+
+
 OPERAND_RULES: list[Rule] = [
+    # ---- shapes an operation cannot reach
+    Rule("broadcast-fewer-axes", lambda f: f.says(_P["fewer"]),
+         lambda f: (f"`broadcast_to` can add leading axes and stretch size-1 ones, never remove an axis: the array "
+                    f"has shape {_g(f, 'fewer')} and the target shape {_g(f, 'fewer', 2)} has fewer axes"),
+         lambda f: (f"give a target shape with at least as many axes as the array, {_g(f, 'fewer')}: usually the "
+                    f"full shape of the array it must match (`x.shape`, not `x.shape[1:]`)")),
+    Rule("take-along-axis-ndim", lambda f: f.says(_P["take"]),
+         lambda f: (f"`take_along_axis` needs indices with as many axes as the array: the indices have "
+                    f"{_g(f, 'take')} and the array {_g(f, 'take', 2)}"),
+         lambda f: (f"add the missing {int(_g(f, 'take', 2)) - int(_g(f, 'take'))} size-1 "
+                    f"ax{'is' if int(_g(f, 'take', 2)) - int(_g(f, 'take')) == 1 else 'es'} to the indices where "
+                    f"the array has axes they do not vary along, `jnp.expand_dims(indices, axis)` (or "
+                    f"`indices[..., None]`): they broadcast along them")),
+    Rule("split-keys-reshaped", lambda f: bool(_split_reshaped(f)),
+         lambda f: ("`jax.random.split` returns typed keys here, one element per key, not two uint32s each, so "
+                    f"{_g(f, 'reshape', 2)} keys do not reshape to {_g(f, 'reshape', 3)}"),
+         lambda f: f"ask `split` for the shape of keys you need: `jax.random.split({_key_name(f)}, {_split_reshaped(f)})`"),
+
     # ---- values JAX refuses
     Rule("list-argument", lambda f: f.says(_P["refused"]) and _g(f, "refused", 2) in ("list", "tuple"),
          lambda f: (f"`{_g(f, 'refused')}` takes arrays; its argument {_g(f, 'refused', 3)} is a Python "

@@ -17,7 +17,8 @@ from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division 
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
-from .habit_rules import HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix, numpy_call_fix as _numpy_call_fix
+from .habit_rules import (HABIT_RULES, LINE_HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix,
+                          numpy_call_fix as _numpy_call_fix)
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .transform_rules import TRANSFORM_RULES
@@ -153,6 +154,7 @@ RULES: list[Rule] = [
     Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
+    *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
     *API_RULES,            # removed names and calling conventions, each read from one message JAX words
     *TRANSFORM_RULES,      # what a jit or generic rule would misread: vmap's values, JAX calling a custom rule

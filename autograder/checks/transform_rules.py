@@ -12,12 +12,21 @@ another transformation or JAX's own machinery called the student's code (issue 3
   count to the number of names would run and change what the code means, so the keys are kept and
   taken apart by position.
 
-Each fix is a guess (`trial_texts.guess`): the usual way out for that situation, not tried on the
+Each fix above is a guess (`trial_texts.guess`): the usual way out for that situation, not tried on the
 student's values, so a case it does not fit is told less, never told wrong.
+
+Calling conventions, where JAX's message and the student's line together say what was called how (the
+fix follows from them, so it is told, not guessed): a loop body with the wrong parameters for its loop
+(`fori_loop` calls `body(i, carry)`); a static argument of `jax.checkpoint` passed by keyword
+(`static_argnums` counts positions); a function given to `vmap` that returns a function; an `argnums`
+computed from a traced value; a custom backward rule that uses the output's cotangent, a tuple when the
+function returns a tuple, as one array; an unflatten function that converts its children (JAX calls
+it with any leaf, `None` included).
 """
 from __future__ import annotations
 
 import ast
+import re
 
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
@@ -80,7 +89,96 @@ def _split_fix(f: Facts) -> str:
                  f"`{', '.join(names)} = {', '.join(parts)}` (the last name gets the rest)")
 
 
+# What each loop calls its functions with, by the loop's name on the line
+_LOOP_SIGNATURES = {"fori_loop": "`body(i, carry)`: the loop index first, then the carry",
+                    "scan": "`body(carry, x)` and expects `(new_carry, y)` back",
+                    "while_loop": "`cond(carry)` and `body(carry)`: the carry alone",
+                    "map": "`f(x)`: one slice of the array at a time"}
+
+
+def _loop_called(f: Facts) -> str:
+    """The loop on the line whose function was called with the wrong number of arguments, or ''."""
+    if not (f.is_("TypeError") and f.says(r"takes (\d+) positional arguments? but (\d+) (were|was) given|"
+                                          r"missing \d+ required positional argument")):
+        return ""
+    m = re.search(r"\blax\.(fori_loop|scan|while_loop|map)\(", f.code)
+    called = f.group(r"([\w.<>]+)\(\) (?:takes|missing)").rsplit(".", 1)[-1]
+    # the loop itself called with the wrong arguments (`lax.map(f, a, b)`) is not its body's signature
+    return m.group(1) if m and called not in ("", "fori_loop", "scan", "while_loop", "map") else ""
+
+
+def _positional_call(f: Facts) -> str:
+    """The line's call with keyword arguments, rewritten with them passed by position, or ''."""
+    try:
+        tree = ast.parse(f.code.strip())
+    except SyntaxError:
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.keywords and all(k.arg for k in node.keywords):
+            return ast.unparse(ast.Call(node.func, node.args + [k.value for k in node.keywords], []))
+    return ""
+
+
+def _grad_candidates(f: Facts) -> int:
+    """How many arguments the line's `jax.grad(fn, argnums=...)(a, b, ...)` is called with (2 if unknown)."""
+    try:
+        tree = ast.parse(f.code.strip())
+    except SyntaxError:
+        return 2
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and \
+                any(k.arg == "argnums" for k in node.func.keywords):
+            return max(len(node.args), 2)
+    return 2
+
+
+def _all_argnums(f: Facts) -> str:
+    return "(" + ", ".join(str(i) for i in range(_grad_candidates(f))) + ")"
+
+
 TRANSFORM_RULES: list[Rule] = [
+    Rule("loop-body-arguments", lambda f: bool(_loop_called(f)),
+         lambda f: (f"`lax.{_loop_called(f)}` calls {_LOOP_SIGNATURES[_loop_called(f)]}; `"
+                    + f.group(r"([\w.<>]+)\(\) (?:takes|missing)", default="the function").rsplit(".", 1)[-1]
+                    + "` was written with other parameters"),
+         lambda f: ("give the function the parameters the loop passes, in that order (`def body(i, carry)` for "
+                    "`fori_loop`; ignore one it does not need), or adapt it in place: `lambda i, carry: body(carry)`"
+                    if _loop_called(f) == "fori_loop" else
+                    f"give the function the parameters the loop passes, in that order: "
+                    f"{_LOOP_SIGNATURES[_loop_called(f)].split(':')[0]}")),
+    Rule("checkpoint-static-keyword", lambda f: f.says(r"`static_argnums` argument to `jax\.checkpoint`")
+         and f.says(r"len\(args\)`? = \d+") and bool(_positional_call(f)),
+         lambda f: ("`static_argnums` counts positional arguments, and the call passed only "
+                    + f.group(r"len\(args\)`? = (\d+)") + " by position: the static one came by keyword"),
+         lambda f: f"pass it positionally: `{_positional_call(f)}`"),
+    Rule("vmap-returns-object", lambda f: f.says(r"^Output from batched function .* with type <class '[\w.]+'> "
+                                                 r"is not a valid JAX type"),
+         lambda f: ("the function given to `jax.vmap` returns a `"
+                    + f.group(r"with type <class '(?:[\w.]+\.)?(\w+)'>") + "`; vmap can stack only arrays (and "
+                    "containers of them) along the batch axis"),
+         "return only the arrays from the mapped function (a solver's solution array, not the object that holds "
+         "its functions): keep functions and other objects out of its outputs, and build them outside vmap"),
+    Rule("argnums-traced", lambda f: f.is_("ConcretizationTypeError") and "argnums=" in f.code
+         and bool(re.search(r"\bgrad\(|value_and_grad\(|jacrev\(|jacfwd\(", f.code)),
+         "`argnums` says which argument to differentiate; it must be a Python int when `jax.grad` is called, and "
+         "here it comes from a traced value",
+         lambda f: (f"differentiate with respect to every candidate, `argnums={_all_argnums(f)}`, and pick the "
+                    f"gradient you need with the traced index afterwards (`jnp.stack(grads)[i]`, or `lax.switch`)")),
+    Rule("custom-rule-tuple-operand", lambda f: _called_by(f, "custom_derivatives") and f.is_("TypeError")
+         and f.says(r"unsupported operand type\(s\) for .*'tuple'|can't multiply sequence by non-int|"
+                    r"can only concatenate tuple|bad operand type for unary -: 'tuple'"),
+         lambda f: (f"`{f.fn}` is a custom derivative rule, and "
+                    + (f"`{_params(f)[-1]}`" if _params(f) else "its last argument") + " is a tuple used as one "
+                    "array: a backward rule gets the output's cotangent with the output's structure (a tuple when "
+                    "the function returns a tuple), a forward rule its tangents with one entry per argument"),
+         lambda f: (lambda g: f"take it apart first: `{g}[0]` for the first entry (`g_a, g_b = {g}` for two), "
+                              f"and compute with the arrays")(_params(f)[-1] if _params(f) else "g")),
+    Rule("unflatten-converts", lambda f: _called_by(f, "tree_util") and f.says(r"None is not a valid value|NoneType"),
+         lambda f: (f"`{f.fn}` (a pytree's unflatten) converts its children, and JAX calls it with whatever the "
+                    f"tree holds: here `None`, as `jax.tree.map` leaves where a function returns None"),
+         "make the unflatten function store its children unchanged, `cls(*children)`, and convert the values "
+         "where they are used: it must accept any leaf"),
+
     Rule("mapped-value-concrete", _mapped_not_jitted,
          lambda f: (f"`jax.vmap` maps array values: inside the mapped function {_mapped_name(f)} is one element "
                     f"of a batch, and it is used where a concrete value is needed (a shape, an `argnums`, a "

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from .habit_rules import carry_structure_fix
+from .habit_rules import carry_structure_cause, carry_structure_fix
 from .rule_facts import Facts, Rule
 from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
 from .usage_texts import (  # the builders the rules name
-    _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _carry_structure_cause, _concat_fix,
+    _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
     _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
@@ -189,7 +189,7 @@ USAGE_RULES: list[Rule] = [
     Rule("loop-carry-type", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have equal types"),
          _carry_cause, _carry_tried),
     Rule("loop-carry-structure", lambda f: f.says(r"^(scan|while_loop) body function carry input and carry output must have the same pytree structure"),
-         _carry_structure_cause, carry_structure_fix),
+         carry_structure_cause, carry_structure_fix),
     Rule("scan-pair", lambda f: f.says(r"^scan body output must be a pair"),
          "a `lax.scan` body must return two things: the new carry and this step's output",
          "return `(carry, y)` from the body (`return carry, None` when there is nothing to stack)"),

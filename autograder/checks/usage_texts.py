@@ -254,23 +254,9 @@ def _carry_fix(f: Facts) -> str:
             "`.at[i].set(...)`, or (in `scan`) return the per-step value as `y`, which scan stacks for you")
 
 
-def _carry_structure_cause(f: Facts) -> str:
-    m = re.search(r"input carry (?:component )?(\S+) is (.+?) but the corresponding component of the carry "
-                  r"output is (.+?), so", f.text)
-    if not m:
-        return "the loop's carry must keep its structure; the body returns different containers than it receives"
-    name = re.sub(r"^loop_carry\[1\]", "carry", m.group(1))
-    if "metadata" in m.group(2):                        # the same container, other keys or fields
-        return (f"the loop's carry must keep its structure; `{name}` comes in with keys "
-                f"{_first(r'metadata (.+)$', m.group(2))} and the body returns keys {_first(r'metadata (.+)$', m.group(3))}")
-    kinds = [_kind(m.group(i)) for i in (2, 3)]
-    return (f"the loop's carry must keep its structure; `{name}` comes in as {kinds[0]} and the body "
-            f"returns {kinds[1]}" + (" (`None` is an empty container to JAX, not a value)" if "None" in kinds[0] else ""))
-
-
 def _kind(text: str) -> str:
     """`a <class 'jax._src.core.ShapedArray'>` -> `an array`; `a <class 'tuple'>` -> `a tuple`."""
-    name = _first(r"<class '(?:[\w.]+\.)?(\w+)'>", text, default=text)
+    name = _first(r"<class '(?:[\w.<>]+\.)?(\w+)'>", text, default=text)
     return {"ShapedArray": "an array", "ArrayImpl": "an array", "NoneType": "`None`"}.get(name, f"a {name}")
 
 
@@ -296,6 +282,10 @@ def _branch_fix(f: Facts) -> str:
         target = _dtype_name(_first(r"output of \w+ has type (\S+) but", f.text, default="float32"))
         return (f"make both branches return the same dtype and shape: cast with `.astype(jnp.{target})` "
                 f"(a Python `1` is an int: write `1.0`)")
+    preds = f.stmt.get("python_predicates") or []
+    if "shapes do not match" in f.text and preds:   # a Python bool picks the side before any tracing
+        return (f"`{preds[0]}` is a Python value, known before tracing: choose with a Python `if` (`a if {preds[0]} "
+                f"else b`), which builds one side only; `lax.cond` compiles both, so they need one shape")
     if "shapes do not match" in f.text:
         return ("make both branches return the same shape and dtype (e.g. `jnp.zeros_like(x)` or "
                 "`jnp.full_like(x, v)` instead of a scalar)")
@@ -330,14 +320,17 @@ def _tree_fix(f: Facts) -> str:
         return (f"give the trees the same structure{where}: one has more entries than the other; map over "
                 f"trees of the same length (one entry per layer in both)")
     if "different types" in f.text:
-        a = _kind(_first(r"has a subtree of type\s+(<class '[\w.]+'>)", f.text))
-        b = _kind(_first(r"subtree of different type\s+(<class '[\w.]+'>)", f.text))
+        a = _kind(_first(r"has a subtree of type\s+(<class '[\w.<>]+'>)", f.text))
+        b = _kind(_first(r"subtree of different type\s+(<class '[\w.<>]+'>)", f.text))
         if "`None`" in (a, b):
             return (f"{GUESS}give the trees the same structure{where}: `None` is an "
                     f"empty subtree in JAX, not a leaf. If it means \"no value here\" (a mask, an optional entry), "
                     f"pass `is_leaf=lambda x: x is None` to `jax.tree.map` so your function receives it, or "
                     f"write a value of the other tree's kind there (`False` in a boolean mask); if nothing is "
                     f"there in either tree, write `None` in both")
+        if custom and "an array" in (a, b):   # a registered class (a callable module) against one value
+            return (f"`{node}` is a pytree node, which `jax.tree.map` walks into, and the other tree has one value "
+                    f"there{where}: to hand each `{node}` to your function whole, `is_leaf=lambda x: isinstance(x, {node})`")
         if "an array" in (a, b):
             same = (f"give the trees the same structure{where}: {a} in one and {b} in the other (a whole "
                     f"container against a single array)")
