@@ -119,6 +119,16 @@ CASES = {
     "scan-xs-axis": (_entries(False), ["jax.tree.map(lambda *v: jnp.stack(v), *nodes)", TRACES], _entries(True)),
     "branch-static": (_cond_on_rank(False), ["known while tracing", "if v.ndim == 1 else", TRACES],
                       _cond_on_rank(True)),
+    # after the twelfth held-out batch (near misses of other errors: tests/test_habit_rules.py)
+    "broadcast-fewer-axes": (lambda: jnp.broadcast_to(jnp.ones((1, 2, 3)), (2, 3)),
+                             ["at least as many axes as the array, (1, 2, 3)", "not `x.shape[1:]`"],
+                             lambda: jnp.broadcast_to(jnp.ones((1, 2, 3)), (4, 2, 3))),
+    "take-along-axis-ndim": (lambda: jnp.take_along_axis(jnp.ones((2, 3, 4)), jnp.zeros((2, 1), int), axis=-1),
+                             ["the indices have 2 and the array 3", "add the missing 1 size-1 axis"],
+                             lambda: jnp.take_along_axis(jnp.ones((2, 3, 4)), jnp.zeros((2, 1, 1), int), axis=-1)),
+    "split-keys-reshaped": (lambda: jax.random.split(jax.random.key(0), 6).reshape(2, 3, 2),
+                            ["one element per key", "`jax.random.split(key, (2, 3))`"],
+                            lambda: jax.random.split(jax.random.key(0), (2, 3))),
 }
 
 
