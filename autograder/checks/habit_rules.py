@@ -96,7 +96,7 @@ def _sampler_call(f: Facts) -> tuple[str, str, str]:
     """(sampler, the argument written at its `shape` position, the call) of a `jax.random` sampler on the
     line called with a positional argument where `shape` goes, or ('', '', '')."""
     import jax
-    for node in ast.walk(_parsed(f.code)):
+    for node in ast.walk(f.parsed):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                 and re.search(r"\brandom$", ast.unparse(node.func.value))):
             continue
@@ -110,13 +110,6 @@ def _sampler_call(f: Facts) -> tuple[str, str, str]:
             kept = ast.unparse(ast.Call(node.func, node.args[:at], node.keywords))
             return node.func.attr, ast.unparse(node.args[at]), kept
     return "", "", ""
-
-
-def _parsed(code: str):
-    try:
-        return ast.parse(code.strip())
-    except SyntaxError:
-        return ast.parse("")
 
 
 def _call_name(f: Facts, default: str) -> str:

@@ -61,6 +61,15 @@ class Facts:
         return self.stmt.get("kind", "")
 
     @property
+    def parsed(self):
+        """The failing line as an `ast` module (an empty one where it does not parse alone)."""
+        import ast
+        try:
+            return ast.parse(self.code.strip())
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return ast.parse("")
+
+    @property
     def fn(self) -> str:
         return self.call.get("function") or (self.desc.get("where") or {}).get("function") or "f"
 

@@ -68,10 +68,10 @@ def _split_kept(f: Facts) -> tuple[list[str], str, str] | None:
     an unpacking error; None otherwise."""
     if not f.says(r"(not enough|too many) values to unpack"):
         return None
-    try:
-        stmt = ast.parse(f.code.strip()).body[0]
-    except (SyntaxError, IndexError):
+    body = f.parsed.body
+    if not body:
         return None
+    stmt = body[0]
     if not (isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Tuple)
             and all(isinstance(t, ast.Name) for t in stmt.targets[0].elts) and isinstance(stmt.value, ast.Call)):
         return None
@@ -109,11 +109,7 @@ def _loop_called(f: Facts) -> str:
 
 def _positional_call(f: Facts) -> str:
     """The line's call with keyword arguments, rewritten with them passed by position, or ''."""
-    try:
-        tree = ast.parse(f.code.strip())
-    except SyntaxError:
-        return ""
-    for node in ast.walk(tree):
+    for node in ast.walk(f.parsed):
         if isinstance(node, ast.Call) and node.keywords and all(k.arg for k in node.keywords):
             return ast.unparse(ast.Call(node.func, node.args + [k.value for k in node.keywords], []))
     return ""
@@ -121,11 +117,7 @@ def _positional_call(f: Facts) -> str:
 
 def _grad_candidates(f: Facts) -> int:
     """How many arguments the line's `jax.grad(fn, argnums=...)(a, b, ...)` is called with (2 if unknown)."""
-    try:
-        tree = ast.parse(f.code.strip())
-    except SyntaxError:
-        return 2
-    for node in ast.walk(tree):
+    for node in ast.walk(f.parsed):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and \
                 any(k.arg == "argnums" for k in node.func.keywords):
             return max(len(node.args), 2)
