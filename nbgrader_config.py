@@ -46,7 +46,8 @@ c.ClearSolutions.enforce_metadata = True
 # The last line makes an eager loop or branch (a `lax.scan` called outside `jit`) compile once per
 # program rather than at every call, from the first cell after JAX is imported, as a correctness
 # worker does (autograder/sandbox/eager_reuse.py): the source notebooks ran in 0.95x the time
-# (benchmarks/eager_reuse.py --kernel).
+# (benchmarks/eager_reuse.py --kernel); it also lowers programs in one MLIR context, renewed every 64
+# lowerings, instead of a new context each (autograder/sandbox/lowering_context.py).
 #
 # Where `nbgrader autograde` is started by the autograder's own runs (the tests, `make demo` with
 # NBGRADER=1), its environment names a compile cache the grader built from the reference solutions and

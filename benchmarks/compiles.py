@@ -27,12 +27,14 @@ COUNTING = r'''
 import json, os, resource, sys
 os.environ["JAX_PLATFORMS"] = "cpu"
 import jax, jax.monitoring
-counts = {"compiles": 0, "traces": 0}
+counts = {"compiles": 0, "traces": 0, "lowerings": 0}
 def on_event(event, duration, **kwargs):
     if event == "/jax/core/compile/backend_compile_duration":
         counts["compiles"] += 1
     elif event == "/jax/core/compile/jaxpr_trace_duration":
         counts["traces"] += 1
+    elif event == "/jax/core/compile/jaxpr_to_mlir_module_duration":
+        counts["lowerings"] += 1
 jax.monitoring.register_event_duration_secs_listener(on_event)
 exec(sys.argv[2] if len(sys.argv) > 2 else "")   # what a caller runs before the cells (eager_reuse.py)
 namespace = {"__name__": "__main__"}

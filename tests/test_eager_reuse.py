@@ -123,18 +123,23 @@ def test_a_repeated_eager_loop_compiles_once_only_with_the_merging(installed):
 
 WHO = ("def who():\n"
        "    from jax._src import dispatch\n"
-       "    return dispatch.xla_primitive_callable.__module__\n")
+       "    from jax._src.interpreters import mlir\n"
+       "    return [dispatch.xla_primitive_callable.__module__, mlir.make_ir_context.__module__]\n")
 
 
 def test_correctness_workers_merge_and_the_timing_worker_does_not(limits):
-    assert call_in_worker(limits, WHO, "who") == "autograder.sandbox.eager_reuse"
-    assert call_in_worker(dataclasses.replace(limits, quick_compiles=False), WHO, "who") == "jax._src.dispatch"
+    """... and the same for the shared MLIR context (`lowering_context.py`), installed beside it."""
+    assert call_in_worker(limits, WHO, "who") == ["autograder.sandbox.eager_reuse",
+                                                  "autograder.sandbox.lowering_context"]
+    assert call_in_worker(dataclasses.replace(limits, quick_compiles=False), WHO, "who") == [
+        "jax._src.dispatch", "jax._src.interpreters.mlir"]
 
 
 # In nbgrader's kernel: a setup cell sets a JAX option before importing JAX, the next cell reads it.
 KERNEL_CELLS = [
     "import os, sys\nbefore = 'jax' in sys.modules\nos.environ['JAX_ENABLE_X64'] = '1'\nimport jax, jax.numpy as jnp",
-    "from jax._src import dispatch\nprint(before, dispatch.xla_primitive_callable.__module__, jnp.zeros(1).dtype)",
+    "from jax._src import dispatch\nfrom jax._src.interpreters import mlir\n"
+    "print(before, dispatch.xla_primitive_callable.__module__, mlir.make_ir_context.__module__, jnp.zeros(1).dtype)",
 ]
 
 
@@ -153,4 +158,5 @@ def test_nbgraders_kernels_merge_from_the_first_cell_after_jax_is_imported():
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in KERNEL_CELLS])
     NotebookClient(nb, timeout=120, kernel_name="python3",
                    extra_arguments=list(config.Execute.extra_arguments)).execute()
-    assert nb.cells[1].outputs[0]["text"].split() == ["False", "autograder.sandbox.eager_reuse", "float64"]
+    assert nb.cells[1].outputs[0]["text"].split() == ["False", "autograder.sandbox.eager_reuse",
+                                                      "autograder.sandbox.lowering_context", "float64"]

@@ -16,6 +16,7 @@
 - `compile_cache` the batch's sealed compile cache, read by a worker but never written
 - `compile_effort` correctness workers on the CPU compile without XLA's costly passes
 - `eager_reuse`  correctness workers compile an eager loop or branch once per program, not per call
+- `lowering_context` correctness workers lower programs in a shared MLIR context, renewed now and then
 - `procs`        processes read from /proc; prctl options
 
 Kept free of imports: the sandbox's second stage runs `python -m autograder.sandbox.inside`

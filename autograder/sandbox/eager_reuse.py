@@ -111,16 +111,20 @@ def for_kernel(shell) -> None:
     """nbgrader_config.py's exec line, in `nbgrader autograde`'s kernel (which compiles quickly, as a
     correctness worker does: `compile_effort.for_kernel`): install the merging before the first cell
     that runs once JAX is imported (JAX may be imported by a setup cell only, after its options are
-    set). Returns None (an exec line's value is shown)."""
+    set), and the shared MLIR context a correctness worker lowers in (`lowering_context`). Returns None
+    (an exec line's value is shown)."""
     import sys
+
+    from . import lowering_context
 
     def before_cell(*_):
         if "jax" in sys.modules:
             shell.events.unregister("pre_run_cell", before_cell)
-            try:
-                install()
-            except Exception:   # a JAX without this interface: calls dispatch as JAX does
-                pass
+            for install_one in (install, lowering_context.install):
+                try:
+                    install_one()
+                except Exception:   # a JAX without this interface: it works as JAX does
+                    pass
 
     shell.events.register("pre_run_cell", before_cell)
     return None

@@ -122,10 +122,11 @@ class Worker:
         if self.snapshot is not None:
             return
         import jax
-        from . import compile_cache, compile_effort, eager_reuse
+        from . import compile_cache, compile_effort, eager_reuse, lowering_context
         compile_effort.apply()   # before the cache: its entries are keyed with the compile options
         if compile_effort.asked():
             eager_reuse.install()
+            lowering_context.install()
         self.compile_cache = compile_cache.install_from_environment()
         from ..checks import diagnose, evidence
         from . import integrity
