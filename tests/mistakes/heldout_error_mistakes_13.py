@@ -14,3 +14,22 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ---- part a
+
+
+@error_case(family="grad", fix="grad-real-output", raises="TypeError",
+            source="https://github.com/PennyLaneAI/demos/pull/1317",
+            line="return jax.value_and_grad(energy)(angles)",
+            fixed="return jax.value_and_grad(lambda a: jnp.real(energy(a)))(angles)",
+            args=lambda: (jnp.array([0.3, -0.7]),))
+def qubit_energy_and_slope(angles):
+    coeffs = jnp.array([1.0 + 0.0j, 0.5 + 0.0j])
+    paulis = jnp.array([[[0, 1], [1, 0]], [[1, 0], [0, -1]]], dtype=jnp.complex64)
+    ham = jnp.tensordot(coeffs, paulis, axes=1)
+
+    def energy(a):
+        state = jnp.array([jnp.cos(a[0]), jnp.sin(a[0]) * jnp.exp(1j * a[1])])
+        return jnp.vdot(state, ham @ state)
+    return jax.value_and_grad(energy)(angles)
