@@ -33,3 +33,13 @@ def qubit_energy_and_slope(angles):
         state = jnp.array([jnp.cos(a[0]), jnp.sin(a[0]) * jnp.exp(1j * a[1])])
         return jnp.vdot(state, ham @ state)
     return jax.value_and_grad(energy)(angles)
+
+
+@error_case(family="vmap", fix="vmap-nested", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/1168",
+            line="return jax.vmap(jnp.linalg.solve, in_axes=((2, 3), (1, 2)), out_axes=(1, 2))(systems, rhs)",
+            fixed="return jax.vmap(jax.vmap(jnp.linalg.solve, in_axes=(2, 1), out_axes=1), in_axes=(2, 1), out_axes=1)(systems, rhs)",
+            args=lambda: (jnp.broadcast_to(2.0 * jnp.eye(3)[:, :, None, None], (3, 3, 4, 5)),
+                          jnp.arange(60.0).reshape(3, 4, 5)))
+def solve_every_pixel(systems, rhs):
+    return jax.vmap(jnp.linalg.solve, in_axes=((2, 3), (1, 2)), out_axes=(1, 2))(systems, rhs)
