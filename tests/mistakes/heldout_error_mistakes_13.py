@@ -43,3 +43,14 @@ def qubit_energy_and_slope(angles):
                           jnp.arange(60.0).reshape(3, 4, 5)))
 def solve_every_pixel(systems, rhs):
     return jax.vmap(jnp.linalg.solve, in_axes=((2, 3), (1, 2)), out_axes=(1, 2))(systems, rhs)
+
+
+@error_case(family="grad", fix="grad-float", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/25517",
+            line="return jax.linear_transpose(jax.linearize(cubic, point)[1], point)(1.0)",
+            fixed="return jax.linear_transpose(jax.linearize(cubic, float(point))[1], float(point))(1.0)",
+            args=lambda: (3,))
+def slope_by_transposing(point):
+    def cubic(x):
+        return x ** 3 - 2 * x
+    return jax.linear_transpose(jax.linearize(cubic, point)[1], point)(1.0)
