@@ -54,3 +54,15 @@ def slope_by_transposing(point):
     def cubic(x):
         return x ** 3 - 2 * x
     return jax.linear_transpose(jax.linearize(cubic, point)[1], point)(1.0)
+
+
+@error_case(family="vmap", fix="vmap-axis-name", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/935",
+            line="return jax.vmap(jax.vmap(lambda v, r: norm_step(v, r, 'rows'), in_axes=(0, None), out_axes=(0, None), axis_name='rows'), in_axes=(0, None), out_axes=(0, None), axis_name='grid')(batch, running)",
+            fixed="return jax.vmap(jax.vmap(lambda v, r: norm_step(v, r, ('grid', 'rows')), in_axes=(0, None), out_axes=(0, None), axis_name='rows'), in_axes=(0, None), out_axes=(0, None), axis_name='grid')(batch, running)",
+            args=lambda: (jnp.arange(24.0).reshape(4, 3, 2), jnp.zeros(2)))
+def normalize_grid_of_samples(batch, running):
+    def norm_step(v, running_mean, stat_axes):
+        mean = lax.pmean(v, axis_name=stat_axes)
+        return v - mean, 0.9 * running_mean + 0.1 * mean
+    return jax.vmap(jax.vmap(lambda v, r: norm_step(v, r, 'rows'), in_axes=(0, None), out_axes=(0, None), axis_name='rows'), in_axes=(0, None), out_axes=(0, None), axis_name='grid')(batch, running)
