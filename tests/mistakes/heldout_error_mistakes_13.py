@@ -66,3 +66,15 @@ def normalize_grid_of_samples(batch, running):
         mean = lax.pmean(v, axis_name=stat_axes)
         return v - mean, 0.9 * running_mean + 0.1 * mean
     return jax.vmap(jax.vmap(lambda v, r: norm_step(v, r, 'rows'), in_axes=(0, None), out_axes=(0, None), axis_name='rows'), in_axes=(0, None), out_axes=(0, None), axis_name='grid')(batch, running)
+
+
+@error_case(family="grad", fix="grad-has-aux", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/1093",
+            line="return jax.jacrev(residual_and_count)(guess)",
+            fixed="return jax.jacrev(residual_and_count, has_aux=True)(guess)",
+            args=lambda: (jnp.array([1.0, 2.0, 0.5]),))
+def residual_jacobian_with_count(guess):
+    def residual_and_count(x):
+        r = x ** 3 - 2.0 * x - 1.0
+        return r, jnp.sum(jnp.abs(r) > 1e-3)
+    return jax.jacrev(residual_and_count)(guess)
