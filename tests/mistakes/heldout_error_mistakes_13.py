@@ -78,3 +78,13 @@ def residual_jacobian_with_count(guess):
         r = x ** 3 - 2.0 * x - 1.0
         return r, jnp.sum(jnp.abs(r) > 1e-3)
     return jax.jacrev(residual_and_count)(guess)
+
+
+@error_case(family="loops", fix="scan-pair", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/1551",
+            line="final_balance, _ = lax.scan(lambda bal, flow: bal * (1.0 + rate) + flow, start, flows)",
+            fixed="final_balance, _ = lax.scan(lambda bal, flow: (bal * (1.0 + rate) + flow, None), start, flows)",
+            args=lambda: (100.0, 0.01, jnp.array([5.0, -2.0, 7.5, 0.0, 3.0])))
+def compound_balance(start, rate, flows):
+    final_balance, _ = lax.scan(lambda bal, flow: bal * (1.0 + rate) + flow, start, flows)
+    return final_balance
