@@ -88,3 +88,13 @@ def residual_jacobian_with_count(guess):
 def compound_balance(start, rate, flows):
     final_balance, _ = lax.scan(lambda bal, flow: bal * (1.0 + rate) + flow, start, flows)
     return final_balance
+
+
+@error_case(family="loops", fix="carry-keep-dtype", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/3154",
+            line="totals, _ = lax.scan(lambda acc, grid: (acc + jnp.prod(grid, axis=-1), None), jnp.zeros(3, jnp.int16), tallies)",
+            fixed="totals, _ = lax.scan(lambda acc, grid: (acc + jnp.prod(grid, axis=-1, dtype=grid.dtype), None), jnp.zeros(3, jnp.int16), tallies)",
+            args=lambda: (np.full((4, 3, 2), 2, dtype=np.int16),))
+def product_tallies(tallies):
+    totals, _ = lax.scan(lambda acc, grid: (acc + jnp.prod(grid, axis=-1), None), jnp.zeros(3, jnp.int16), tallies)
+    return totals
