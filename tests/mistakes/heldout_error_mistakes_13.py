@@ -98,3 +98,12 @@ def compound_balance(start, rate, flows):
 def product_tallies(tallies):
     totals, _ = lax.scan(lambda acc, grid: (acc + jnp.prod(grid, axis=-1), None), jnp.zeros(3, jnp.int16), tallies)
     return totals
+
+
+@error_case(family="vmap", fix="vectorized-combine", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/1007",
+            line="return (batch @ weight + bias).reshape(())",
+            fixed="return jax.vmap(lambda x: (x @ weight + bias).reshape(()))(batch)",
+            args=lambda: (jnp.linspace(-1.0, 1.0, 12).reshape(4, 3), jnp.full((3, 1), 0.5), jnp.zeros(1)))
+def scalar_head_scores(batch, weight, bias):
+    return (batch @ weight + bias).reshape(())
