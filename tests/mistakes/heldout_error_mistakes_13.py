@@ -107,3 +107,18 @@ def product_tallies(tallies):
             args=lambda: (jnp.linspace(-1.0, 1.0, 12).reshape(4, 3), jnp.full((3, 1), 0.5), jnp.zeros(1)))
 def scalar_head_scores(batch, weight, bias):
     return (batch @ weight + bias).reshape(())
+
+
+@error_case(family="loops", fix="list-to-array", raises="TypeError",
+            source="https://github.com/patrick-kidger/diffrax/issues/538",
+            line="final, path = lax.scan(euler_step, y0, None, length=50)",
+            fixed="final, path = lax.scan(euler_step, jnp.asarray(y0), None, length=50)",
+            args=lambda: ([10.0, 0.2], jnp.array([10.0, 5.0])))
+def substrate_uptake(y0, params):
+    def euler_step(y, _):
+        y = jnp.asarray(y)
+        rate = params[0] * y[0] / (params[1] + y[0])
+        y_next = y + 0.1 * jnp.stack([-y[1] * rate, 0.09 * y[1] * rate])
+        return y_next, y_next
+    final, path = lax.scan(euler_step, y0, None, length=50)
+    return final
