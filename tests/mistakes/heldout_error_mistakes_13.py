@@ -122,3 +122,14 @@ def substrate_uptake(y0, params):
         return y_next, y_next
     final, path = lax.scan(euler_step, y0, None, length=50)
     return final
+
+
+@error_case(family="vmap", fix="in-axes-prefix", raises="ValueError",
+            source="https://github.com/apasarkar/jnormcorre/issues/11",
+            line="return jax.vmap(shift_to_template, in_axes=(0, 0, None, (None, None), None))(frames, templates, gain, max_shifts, offset)",
+            fixed="return jax.vmap(shift_to_template, in_axes=(0, 0, None, None, None))(frames, templates, gain, max_shifts, offset)",
+            args=lambda: (jnp.arange(12.0).reshape(3, 4), jnp.ones((3, 4)), 2.0, [1, 2], 0.5))
+def register_frames(frames, templates, gain, max_shifts, offset):
+    def shift_to_template(frame, template, g, shifts, off):
+        return jnp.roll(frame, shifts[0]) * g - template + off
+    return jax.vmap(shift_to_template, in_axes=(0, 0, None, (None, None), None))(frames, templates, gain, max_shifts, offset)
