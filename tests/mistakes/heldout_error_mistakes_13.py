@@ -133,3 +133,19 @@ def register_frames(frames, templates, gain, max_shifts, offset):
     def shift_to_template(frame, template, g, shifts, off):
         return jnp.roll(frame, shifts[0]) * g - template + off
     return jax.vmap(shift_to_template, in_axes=(0, 0, None, (None, None), None))(frames, templates, gain, max_shifts, offset)
+
+
+@error_case(family="vmap", fix="vmap-method", raises="NotImplementedError",
+            source="https://github.com/wcxve/elisa/pull/228",
+            line="return jax.pure_callback(host_powerlaw, jax.ShapeDtypeStruct(edges[:-1].shape, edges.dtype), index, edges)",
+            fixed="return jax.pure_callback(host_powerlaw, jax.ShapeDtypeStruct(edges[:-1].shape, edges.dtype), index, edges, vmap_method='sequential')",
+            args=lambda: (jnp.array([1.5, 2.0, 2.5]), jnp.array([1.0, 2.0, 4.0, 8.0])))
+def photon_counts_per_draw(indices, edges):
+    def host_powerlaw(alpha, e):
+        e = np.asarray(e)
+        upper = e[1:] ** (1.0 - alpha) - e[:-1] ** (1.0 - alpha)
+        return (upper / (1.0 - alpha)).astype(e.dtype)
+
+    def model(index):
+        return jax.pure_callback(host_powerlaw, jax.ShapeDtypeStruct(edges[:-1].shape, edges.dtype), index, edges)
+    return jax.vmap(model)(indices)
