@@ -149,3 +149,18 @@ def photon_counts_per_draw(indices, edges):
     def model(index):
         return jax.pure_callback(host_powerlaw, jax.ShapeDtypeStruct(edges[:-1].shape, edges.dtype), index, edges)
     return jax.vmap(model)(indices)
+
+
+@error_case(family="grad", fix="grad-has-aux", raises="TypeError",
+            source="https://github.com/jax-md/jax-md/pull/245",
+            line="grads = jax.grad(energy_and_contacts)(positions)",
+            fixed="grads, _ = jax.grad(energy_and_contacts, has_aux=True)(positions)",
+            args=lambda: (jnp.array([[0.0, 0.0], [0.9, 0.1], [2.5, 0.4]]),))
+def forces_with_contacts(positions):
+    def energy_and_contacts(r):
+        d = r[:, None, :] - r[None, :, :]
+        dist = jnp.sqrt(jnp.sum(d ** 2, axis=-1) + jnp.eye(r.shape[0]))
+        pair = jnp.where(jnp.eye(r.shape[0]) > 0, 0.0, (1.0 - dist) ** 2 * (dist < 1.0))
+        return 0.5 * jnp.sum(pair), jnp.sum(dist < 1.0) // 2
+    grads = jax.grad(energy_and_contacts)(positions)
+    return -grads
