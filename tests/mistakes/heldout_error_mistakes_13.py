@@ -164,3 +164,14 @@ def forces_with_contacts(positions):
         return 0.5 * jnp.sum(pair), jnp.sum(dist < 1.0) // 2
     grads = jax.grad(energy_and_contacts)(positions)
     return -grads
+
+
+@error_case(family="loops", fix="static-loop-bounds", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/9701",
+            line="return jax.grad(jax.jit(annuity_factor))(rate, years)",
+            fixed="return jax.grad(jax.jit(annuity_factor, static_argnums=1))(rate, years)",
+            args=lambda: (0.05, 10))
+def annuity_rate_sensitivity(rate, years):
+    def annuity_factor(r, n):
+        return lax.fori_loop(0, n, lambda t, acc: acc / (1.0 + r) + 1.0, 0.0)
+    return jax.grad(jax.jit(annuity_factor))(rate, years)
