@@ -175,3 +175,14 @@ def annuity_rate_sensitivity(rate, years):
     def annuity_factor(r, n):
         return lax.fori_loop(0, n, lambda t, acc: acc / (1.0 + r) + 1.0, 0.0)
     return jax.grad(jax.jit(annuity_factor))(rate, years)
+
+
+@error_case(family="grad", fix="complex-input", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/3149",
+            line="return jax.vmap(jax.jacrev(mobius, holomorphic=True))(points)",
+            fixed="return jax.vmap(jax.jacrev(mobius, holomorphic=True))(points.astype(jnp.complex64))",
+            args=lambda: (jnp.linspace(0.5, 2.0, 4),))
+def mobius_derivatives(points):
+    def mobius(z):
+        return (2.0 * z + 1j) / (z - 3.0)
+    return jax.vmap(jax.jacrev(mobius, holomorphic=True))(points)
