@@ -14,3 +14,21 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ---- part b
+
+
+@error_case(family="branches", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/389",
+            line="new_target = lax.cond(step % 2 == 0, blend, lambda nets: nets[1], (online, target))",
+            fixed="new_target = dict(target, w=lax.cond(step % 2 == 0, lambda ws: 0.2 * ws[0] + 0.8 * ws[1], lambda ws: ws[1], (online['w'], target['w'])))",
+            args=lambda: (4, jnp.full((3, 2), 0.5), jnp.zeros((3, 2))))
+def polyak_update_every_other_step(step, online_w, target_w):
+    online = {'w': online_w, 'act': jnp.tanh}
+    target = {'w': target_w, 'act': jnp.tanh}
+
+    def blend(nets):
+        return jax.tree.map(lambda a, b: 0.2 * a + 0.8 * b, nets[0], nets[1])
+    new_target = lax.cond(step % 2 == 0, blend, lambda nets: nets[1], (online, target))
+    return new_target['act'](new_target['w'])
