@@ -32,3 +32,15 @@ def polyak_update_every_other_step(step, online_w, target_w):
         return jax.tree.map(lambda a, b: 0.2 * a + 0.8 * b, nets[0], nets[1])
     new_target = lax.cond(step % 2 == 0, blend, lambda nets: nets[1], (online, target))
     return new_target['act'](new_target['w'])
+
+
+@error_case(family="keys", fix="prng-key", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/170",
+            line="keep = jax.random.bernoulli(rng, 0.7, hidden.shape)",
+            fixed="keep = jax.random.bernoulli(subkey, 0.7, hidden.shape)",
+            args=lambda: (jnp.full((5, 3), 0.1), jnp.ones((4, 5)), 3))
+def dense_then_dropout(weights, inputs, seed, rng=None):
+    key, subkey = jax.random.split(jax.random.PRNGKey(seed))
+    hidden = jnp.maximum(inputs @ weights, 0.0)
+    keep = jax.random.bernoulli(rng, 0.7, hidden.shape)
+    return jnp.where(keep, hidden / 0.7, 0.0)
