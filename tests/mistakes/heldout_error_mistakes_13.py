@@ -44,3 +44,16 @@ def dense_then_dropout(weights, inputs, seed, rng=None):
     hidden = jnp.maximum(inputs @ weights, 0.0)
     keep = jax.random.bernoulli(rng, 0.7, hidden.shape)
     return jnp.where(keep, hidden / 0.7, 0.0)
+
+
+@error_case(family="keys", fix="split-count", raises="ValueError",
+            source="https://github.com/google/flax/issues/511",
+            line="keep = jax.random.bernoulli(jax.random.split(root, 2), 0.9, features.shape)",
+            fixed="keep = jax.random.bernoulli(jax.random.split(root, 3)[2], 0.9, features.shape)",
+            args=lambda: (jnp.linspace(0.0, 1.0, 8), 11))
+def noisy_dropout_features(features, seed):
+    root = jax.random.PRNGKey(seed)
+    init_key, noise_key = jax.random.split(root, 2)
+    noisy = features + 0.01 * jax.random.normal(noise_key, features.shape)
+    keep = jax.random.bernoulli(jax.random.split(root, 2), 0.9, features.shape)
+    return jnp.where(keep, noisy / 0.9, 0.0)
