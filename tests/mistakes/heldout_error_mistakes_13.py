@@ -57,3 +57,15 @@ def noisy_dropout_features(features, seed):
     noisy = features + 0.01 * jax.random.normal(noise_key, features.shape)
     keep = jax.random.bernoulli(jax.random.split(root, 2), 0.9, features.shape)
     return jnp.where(keep, noisy / 0.9, 0.0)
+
+
+@error_case(family="pytrees", fix="non-array-leaf", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/364",
+            line="first_moment = jax.tree.map(jnp.zeros_like, model)",
+            fixed="first_moment = jax.tree.map(jnp.zeros_like, {k: (v if isinstance(v, jax.Array) else None) for k, v in model.items()})",
+            args=lambda: (jnp.full((2, 4), 0.3), jnp.zeros(4), jnp.full((4, 1), -0.2)))
+def adam_state_for_model(w_in, b_in, w_out):
+    model = {'w_in': w_in, 'b_in': b_in, 'w_out': w_out, 'activation': jax.nn.softplus}
+    first_moment = jax.tree.map(jnp.zeros_like, model)
+    second_moment = jax.tree.map(jnp.zeros_like, first_moment)
+    return first_moment, second_moment
