@@ -69,3 +69,35 @@ def adam_state_for_model(w_in, b_in, w_out):
     first_moment = jax.tree.map(jnp.zeros_like, model)
     second_moment = jax.tree.map(jnp.zeros_like, first_moment)
     return first_moment, second_moment
+
+
+@error_case(family="keys", fix="key-one-style", raises="TypeError",
+            source="https://github.com/google/orbax/issues/620",
+            line="return {name: np.asarray(value) for name, value in checkpoint.items()}",
+            fixed="return {name: np.asarray(jax.random.key_data(value) if name == 'rng' else value) for name, value in checkpoint.items()}",
+            args=lambda: (jnp.arange(6.0).reshape(2, 3), 42))
+def checkpoint_to_host(weights, seed):
+    checkpoint = {'weights': weights, 'rng': jax.random.key(seed), 'step': jnp.int32(7)}
+    return {name: np.asarray(value) for name, value in checkpoint.items()}
+
+
+@error_case(family="keys", fix="key-one-style", raises="TypeError",
+            source="https://github.com/google/flax/issues/4231",
+            line="return jax.tree.map(lambda x: (x.shape, jnp.dtype(x.dtype).name), state)",
+            fixed="return jax.tree.map(lambda x: (x.shape, jnp.dtype(x.dtype).name), jax.tree.map(lambda x: jax.random.key_data(x) if jax.dtypes.issubdtype(x.dtype, jax.dtypes.prng_key) else x, state))",
+            args=lambda: (jnp.ones((3, 2)), jnp.zeros(2), 5))
+def save_spec_for_dropout_model(kernel, bias, seed):
+    state = {'dense': {'kernel': kernel, 'bias': bias},
+             'dropout': {'rng_key': jax.random.key(seed), 'count': jnp.uint32(0)}}
+    return jax.tree.map(lambda x: (x.shape, jnp.dtype(x.dtype).name), state)
+
+
+@error_case(family="keys", fix="key-impl-b13b", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/issues/17758",
+            line="return jax.random.wrap_key_data(raw, impl=key.impl)",
+            fixed="return jax.random.wrap_key_data(raw, impl=jax.random.key_impl(key))",
+            args=lambda: (3,))
+def roundtrip_key_through_raw_bits(seed):
+    key = jax.random.key(seed, impl='rbg')
+    raw = jax.random.key_data(key)
+    return jax.random.wrap_key_data(raw, impl=key.impl)
