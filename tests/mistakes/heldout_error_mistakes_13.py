@@ -101,3 +101,26 @@ def roundtrip_key_through_raw_bits(seed):
     key = jax.random.key(seed, impl='rbg')
     raw = jax.random.key_data(key)
     return jax.random.wrap_key_data(raw, impl=key.impl)
+
+
+@error_case(family="branches", fix="cast", raises="TypeError",
+            source="https://github.com/google-deepmind/jmp/pull/25",
+            line="return lax.select(finite, scale, jnp.maximum(scale / 2, 1.0))",
+            fixed="return lax.select(finite, scale.astype(jnp.float32), jnp.maximum(scale / 2, 1.0))",
+            args=lambda: (jnp.array([0.5, jnp.inf, -1.0]), jnp.asarray(2 ** 15)))
+def shrink_loss_scale_on_overflow(grads, scale):
+    finite = jnp.all(jnp.isfinite(grads))
+    return lax.select(finite, scale, jnp.maximum(scale / 2, 1.0))
+
+
+@error_case(family="branches", fix="select-where", raises="TypeError",
+            source="https://github.com/RobertTLange/evosax/pull/60",
+            line="best_fitness = lax.select(gen_best < best_fitness, gen_best, best_fitness)",
+            fixed="best_fitness = jnp.where(gen_best < best_fitness, gen_best, best_fitness)",
+            args=lambda: (jnp.array([[0.1, 0.4], [0.3, -0.2], [1.0, 0.0]]),))
+def track_best_fitness(population):
+    fitness = jnp.sum(population ** 2, axis=1).astype(jnp.bfloat16)
+    best_fitness = jnp.finfo(jnp.float32).max
+    gen_best = jnp.min(fitness)
+    best_fitness = lax.select(gen_best < best_fitness, gen_best, best_fitness)
+    return best_fitness
