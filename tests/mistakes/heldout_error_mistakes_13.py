@@ -124,3 +124,20 @@ def track_best_fitness(population):
     gen_best = jnp.min(fitness)
     best_fitness = lax.select(gen_best < best_fitness, gen_best, best_fitness)
     return best_fitness
+
+
+@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
+            source="https://github.com/philippe-eecs/IDQL/issues/4",
+            line="return jax.tree.map(lambda decay, p: p * (1.0 - lr * 0.01) if decay else p, mask, params)",
+            fixed="return jax.tree.map(lambda decay, p: p * (1.0 - lr * 0.01) if decay else p, mask, Layer(**params))",
+            args=lambda: (jnp.full((3, 4), 0.5), jnp.ones(4), 0.1))
+def decay_only_kernels(kernel, bias, lr):
+    class Layer(NamedTuple):
+        kernel: object
+        bias: object
+
+    def weight_decay_mask(p):
+        return Layer(kernel=p['kernel'].ndim > 1, bias=p['bias'].ndim > 1)
+    params = {'kernel': kernel, 'bias': bias}
+    mask = weight_decay_mask(params)
+    return jax.tree.map(lambda decay, p: p * (1.0 - lr * 0.01) if decay else p, mask, params)
