@@ -141,3 +141,25 @@ def decay_only_kernels(kernel, bias, lr):
     params = {'kernel': kernel, 'bias': bias}
     mask = weight_decay_mask(params)
     return jax.tree.map(lambda decay, p: p * (1.0 - lr * 0.01) if decay else p, mask, params)
+
+
+@error_case(family="pytrees", fix="tree-api", raises="TypeError",
+            source="https://github.com/blackjax-devs/blackjax/issues/214",
+            line="theta = proposal - position - step_size * grad",
+            fixed="theta = jax.tree.map(lambda new, old, g: new - old - step_size * g, proposal, position, grad)",
+            args=lambda: ({'loc': jnp.array(1.0), 'scale': jnp.array(2.0)},
+                          {'loc': jnp.array(1.1), 'scale': jnp.array(1.9)},
+                          {'loc': jnp.array(-0.3), 'scale': jnp.array(0.2)}, 0.01))
+def langevin_log_transition(position, proposal, grad, step_size):
+    theta = proposal - position - step_size * grad
+    return -0.25 / step_size * sum(jnp.sum(t ** 2) for t in jax.tree.leaves(theta))
+
+
+@error_case(family="pytrees", fix="tree-api", raises="ValueError",
+            source="https://github.com/blackjax-devs/blackjax/pull/1013",
+            line="first_chain = jnp.asarray(positions)[0]",
+            fixed="first_chain = jax.tree.map(lambda x: x[0], positions)",
+            args=lambda: ({'mu': jnp.zeros((4, 3)), 'log_sigma': jnp.ones(4)},))
+def first_chain_size(positions):
+    first_chain = jnp.asarray(positions)[0]
+    return sum(jnp.size(leaf) for leaf in jax.tree.leaves(first_chain))
