@@ -163,3 +163,13 @@ def langevin_log_transition(position, proposal, grad, step_size):
 def first_chain_size(positions):
     first_chain = jnp.asarray(positions)[0]
     return sum(jnp.size(leaf) for leaf in jax.tree.leaves(first_chain))
+
+
+@error_case(family="branches", fix="vmap-kwargs-positional", raises="TypeError",
+            source="https://github.com/adaptive-intelligent-robotics/QDax/issues/178",
+            line="improved = jnp.where(new_fitness > old_fitness, x=True, y=False)",
+            fixed="improved = jnp.where(new_fitness > old_fitness, True, False)",
+            args=lambda: (jnp.array([0.2, 0.9, 0.4]), jnp.array([0.5, 0.1, 0.4])))
+def cells_that_improved(new_fitness, old_fitness):
+    improved = jnp.where(new_fitness > old_fitness, x=True, y=False)
+    return jnp.sum(improved)
