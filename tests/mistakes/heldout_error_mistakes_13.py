@@ -173,3 +173,18 @@ def first_chain_size(positions):
 def cells_that_improved(new_fitness, old_fitness):
     improved = jnp.where(new_fitness > old_fitness, x=True, y=False)
     return jnp.sum(improved)
+
+
+@error_case(family="pytrees", fix="tree-api", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/11089",
+            line="return restored == params",
+            fixed="return jax.tree_util.tree_all(jax.tree.map(jnp.array_equal, restored, params))",
+            args=lambda: (jnp.full((3, 1), 0.5), jnp.arange(3.0)))
+def flat_roundtrip_is_exact(weights, offsets):
+    params = {'weights': weights, 'offsets': offsets}
+    flat = jnp.concatenate([jnp.ravel(leaf) for leaf in jax.tree.leaves(params)])
+    sizes = np.cumsum([leaf.size for leaf in jax.tree.leaves(params)])[:-1]
+    pieces = jnp.split(flat, sizes)
+    restored = jax.tree.unflatten(jax.tree.structure(params),
+                                  [p.reshape(leaf.shape) for p, leaf in zip(pieces, jax.tree.leaves(params))])
+    return restored == params
