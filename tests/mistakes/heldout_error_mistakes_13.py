@@ -188,3 +188,12 @@ def flat_roundtrip_is_exact(weights, offsets):
     restored = jax.tree.unflatten(jax.tree.structure(params),
                                   [p.reshape(leaf.shape) for p, leaf in zip(pieces, jax.tree.leaves(params))])
     return restored == params
+
+
+@error_case(family="branches", fix="branch-types", raises="TypeError",
+            source="https://github.com/RobertTLange/gymnax/issues/86",
+            line="return lax.cond(done, lambda: {'episode_return': 0, 'episode_length': 0}, lambda: {'episode_return': episode_return + reward, 'episode_length': episode_length + 1})",
+            fixed="return lax.cond(done, lambda: {'episode_return': jnp.float32(0.0), 'episode_length': jnp.int32(0)}, lambda: {'episode_return': episode_return + reward, 'episode_length': episode_length + 1})",
+            args=lambda: (jnp.array(True), jnp.float32(0.5), jnp.float32(2.0), jnp.int32(3)))
+def log_or_reset_episode(done, reward, episode_return, episode_length):
+    return lax.cond(done, lambda: {'episode_return': 0, 'episode_length': 0}, lambda: {'episode_return': episode_return + reward, 'episode_length': episode_length + 1})
