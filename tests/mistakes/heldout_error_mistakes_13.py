@@ -197,3 +197,14 @@ def flat_roundtrip_is_exact(weights, offsets):
             args=lambda: (jnp.array(True), jnp.float32(0.5), jnp.float32(2.0), jnp.int32(3)))
 def log_or_reset_episode(done, reward, episode_return, episode_length):
     return lax.cond(done, lambda: {'episode_return': 0, 'episode_length': 0}, lambda: {'episode_return': episode_return + reward, 'episode_length': episode_length + 1})
+
+
+@error_case(family="keys", fix="issubdtype-b12c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/issues/19812",
+            line="if not isinstance(rng, jax.random.KeyArray):",
+            fixed="if not (isinstance(rng, jax.Array) and jax.dtypes.issubdtype(rng.dtype, jax.dtypes.prng_key)):",
+            args=lambda: (17, 4))
+def gaussian_noise_from_seed_or_key(rng, size):
+    if not isinstance(rng, jax.random.KeyArray):
+        rng = jax.random.key(rng)
+    return jax.random.normal(rng, (size,))
