@@ -1,6 +1,58 @@
 """A thirteenth held-out batch of JAX errors outside jit, written by helper sessions that never opened the
 rules under `autograder/` nor any message the course prints, so that its first run measures how the
 course's explanations carry over to mistakes they were not fitted on. Each part's own account follows.
+
+## Part b
+
+Part b (the families branches, pytrees and keys), written by a helper session that never opened the rules
+under `autograder/`, the docs, nor any message the course prints.
+
+How the cases were made: each function is reduced from one public thread (an issue or pull request) that no
+earlier file in `tests/mistakes` cites, with new names and numbers; the mistake is the thread's, and `fixed`
+is the line as the thread's maintainers, accepted fix or reporter (where the thread confirms it) wrote it.
+Called eagerly on `args()` with the pinned jax (0.10.2) each function raises `raises` at `line`, and runs
+with `fixed` in its place. Threads come mostly from trackers other than JAX's own: equinox (389, 364), flax
+(511, 4231), orbax (620), jmp (pull request 25), evosax (pull request 60), QDax (178), gymnax (86), IDQL (4),
+blackjax (214, pull request 1013), and four JAX issues (170, 17758, 19812, 11089).
+
+Branches (5): `lax.cond` over a pair of dicts that hold an activation function next to the weights (fix:
+pass only the arrays through the cond); `lax.select` between an int32 loss scale and its float half (fix: a
+float loss scale); `lax.select` between a bfloat16 fitness and a float32 best value (fix: `jnp.where`, which
+promotes); `jnp.where(cond, x=..., y=...)` with keyword arguments (fix: pass them positionally); a reset branch
+returning Python ints where the step branch returns float32/int32 counters (fix: give the counters explicit
+dtypes). Pytrees (5): `jax.tree.map(jnp.zeros_like, model)` over a dict holding a function (fix: map over the
+array leaves only, others replaced by None as `eqx.filter` does); a weight-decay mask built as a NamedTuple
+mapped against a plain-dict params tree (fix: the same container for both, as `freeze(params)` in the thread);
+arithmetic directly on dict positions (fix: `jax.tree.map`); `jnp.asarray(dict)[0]` to take the first chain
+(fix: `jax.tree.map(lambda x: x[0], ...)`); `==` between two dicts of arrays (fix: `tree_all` of
+`tree.map(jnp.array_equal, ...)`). Keys (6): a dropout whose key argument was never passed (None); a
+`split(key, 2)` pair used as one key; `np.asarray` of a checkpoint dict holding a typed key (fix:
+`jax.random.key_data`); a save spec calling `jnp.dtype(x.dtype).name` on a typed key leaf (fix: map
+`key_data` over key leaves first); `wrap_key_data(..., impl=key.impl)` (fix: `jax.random.key_impl(key)`);
+`isinstance(rng, jax.random.KeyArray)` after its removal (fix: `jax.dtypes.issubdtype(rng.dtype,
+jax.dtypes.prng_key)`).
+
+New fix category (in `corpus.CATEGORIES` and `FIXES`, written from the maintainers' fix alone):
+`key-impl-b13b` (get a key's implementation with `jax.random.key_impl(key)`, or pass `impl` as a string,
+instead of reading an `.impl` attribute).
+
+Caveats, where `fixed` is inferred from the thread rather than copied from it: equinox 389 (the stored text
+shows the reporter's `static_field` workaround, not the maintainer's reply; `fixed` passes only the weights
+through the cond, the partition-and-combine pattern equinox recommends); jax 170 (mattjj says to split a
+key and pass a fresh subkey into `apply_fun`; the case's key parameter defaults to None and `fixed` uses the
+subkey the function already split); flax 511 (the reporter's correct line is `split(key, 3)` unpacked into
+three keys; `fixed` takes the third key of a three-way split on the failing line); jmp pull request 25 (the
+maintainer rejected the pull request's `jnp.where` and asked for a float loss scale; `fixed` casts the scale
+to float32 on the select line); IDQL 4 (no maintainer reply is stored; the reporter's `freeze(params)` is
+rendered as wrapping the params in the mask's NamedTuple); gymnax 86 (the maintainer fixed the wrapper with
+explicit counter dtypes; `fixed` gives the reset branch's counters explicit dtypes); jax 11089 (no answer is
+stored; `fixed` compares leaf by leaf with `jax.tree_util.tree_all`); jax 17758 (`fixed` uses
+`jax.random.key_impl`, which a later JAX issue names as the way, rather than the string the thread asks for).
+Two cases share the message "lax.select requires arguments to have the same dtypes" (jmp, evosax) and two
+share "cannot be converted to a NumPy array"/"Cannot interpret 'key<fry>'"-style key-conversion errors of
+different wording (orbax, flax 4231).
+
+Shortfall: none against the brief's minimums (branches 5, pytrees 5, keys 5); 16 cases in all.
 """
 from __future__ import annotations
 
