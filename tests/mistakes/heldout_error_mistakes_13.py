@@ -48,9 +48,10 @@ rendered as wrapping the params in the mask's NamedTuple); gymnax 86 (the mainta
 explicit counter dtypes; `fixed` gives the reset branch's counters explicit dtypes); jax 11089 (no answer is
 stored; `fixed` compares leaf by leaf with `jax.tree_util.tree_all`); jax 17758 (`fixed` uses
 `jax.random.key_impl`, which a later JAX issue names as the way, rather than the string the thread asks for).
-Two cases share the message "lax.select requires arguments to have the same dtypes" (jmp, evosax) and two
-share "cannot be converted to a NumPy array"/"Cannot interpret 'key<fry>'"-style key-conversion errors of
-different wording (orbax, flax 4231).
+Two cases share one JAX message, "lax.select requires arguments to have the same dtypes" (jmp, evosax); the
+two key-conversion cases raise different messages (orbax 620: a PRNGKey-dtype array cannot be converted to
+a NumPy array; flax 4231: cannot interpret 'key<fry>' as a data type), and so do the two AttributeError key
+cases (jax 17758: no attribute 'impl'; jax 19812: no attribute 'KeyArray').
 
 Shortfall: none against the brief's minimums (branches 5, pytrees 5, keys 5); 16 cases in all.
 """
