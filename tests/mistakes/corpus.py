@@ -256,6 +256,8 @@ CATEGORIES = {
     "bwd-output-cotangents-b12c": r"\bg\[0\]|\b\w+, _ = g\b|(?i:\bcotangents?\b[^\n]{0,50}\b(is|are|comes?|arrives?|passed)\b[^\n]{0,25}\b(as )?(a )?(tuple|pair|one per output)\b|\bunpack\w*\b[^\n]{0,30}\b(the )?(output )?cotangents?\b|\b(one|a) cotangent (for|per) (each|every) output\b|\bonly the (output'?s? )?(grad|cotangent)\b)",
     "fold-in-int-b12c": r"fold_in\([^\n]*\b(hash\w*|crc32|int\(|ord\()|(?i:\b(deterministic|stable|reproducible)\b[^\n]{0,20}\bhash\w*\b|\bhash\w*\b[^\n]{0,40}\b(string|name)s?\b[^\n]{0,40}\b(integer|int)s?\b|\b(integer|int)\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,10}\b(a )?string\b)",
     "split-shape-b12c": r"split\(\w+, ?(num=|shape=)?\(|(?i:\bsplit\b`?[^\n]{0,40}\b(a )?(shape|tuple)\b[^\n]{0,30}\b(of keys|directly|instead of reshap\w*)|\b(don'?t|do not|instead of|rather than|not|without)\b[^\n]{0,20}\breshap\w*\b[^\n]{0,40}\bkeys?\b)",
+    # added with the thirteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "linear-tangent-b13c": r"(?i)\blinear (in|function of|map of|with respect to) (the )?(input |incoming )?tangents?\b|\b(multiply|scale)\w*\b[^\n]{0,30}\b(the )?(input |incoming )?tangents?\b[^\n]{0,20}\bby\b|\bderivative\b[^\n]{0,30}\btimes (the )?(input |incoming )?tangents?\b|\bno (powers?|nonlinear \w+) of (the )?tangents?\b",
 }
 
 

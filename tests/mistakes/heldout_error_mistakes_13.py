@@ -53,3 +53,37 @@ def jittered_signal_copy(seed, signal):
     if not isinstance(key, jax.random.KeyArray):
         raise TypeError("expected a PRNG key")
     return signal + 0.1 * jax.random.normal(key, signal.shape)
+
+
+# ---------------------------------------------------------------- part c: custom rules
+
+@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/16049",
+            line="return jax.jacfwd(damped_energy)(theta)",
+            fixed="return jax.jacrev(damped_energy)(theta)",
+            args=lambda: (np.array([0.3, -0.8], dtype=np.float32), 1.5))
+def damped_energy_sensitivity(theta, gain):
+    @jax.custom_vjp
+    def damped_energy(t):
+        return gain * jnp.sin(t) ** 2
+
+    def energy_fwd(t):
+        return damped_energy(t), t
+
+    def energy_bwd(t, g):
+        return (gain * jnp.sin(2.0 * t) * g,)
+    damped_energy.defvjp(energy_fwd, energy_bwd)
+    return jax.jacfwd(damped_energy)(theta)
+
+
+@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="NotImplementedError",
+            source="https://github.com/jax-ml/jax/issues/3035",
+            line="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)",
+            fixed="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x ** 2 * x_dot) or jax.grad(penalty)(weights)",
+            args=lambda: (np.array([0.5, 1.0, 2.0], dtype=np.float32),))
+def cube_penalty_grad(weights):
+    soft_cube = jax.custom_jvp(lambda x: x ** 3)
+
+    def penalty(w):
+        return jnp.sum(soft_cube(w))
+    return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)
