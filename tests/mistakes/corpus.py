@@ -258,6 +258,7 @@ CATEGORIES = {
     "split-shape-b12c": r"split\(\w+, ?(num=|shape=)?\(|(?i:\bsplit\b`?[^\n]{0,40}\b(a )?(shape|tuple)\b[^\n]{0,30}\b(of keys|directly|instead of reshap\w*)|\b(don'?t|do not|instead of|rather than|not|without)\b[^\n]{0,20}\breshap\w*\b[^\n]{0,40}\bkeys?\b)",
     # added with the thirteenth held-out batch, part c (written from the maintainers' fixes alone)
     "linear-tangent-b13c": r"(?i)\blinear (in|function of|map of|with respect to) (the )?(input |incoming )?tangents?\b|\b(multiply|scale)\w*\b[^\n]{0,30}\b(the )?(input |incoming )?tangents?\b[^\n]{0,20}\bby\b|\bderivative\b[^\n]{0,30}\btimes (the )?(input |incoming )?tangents?\b|\bno (powers?|nonlinear \w+) of (the )?tangents?\b",
+    "minimum-not-clip-b13c": r"jnp\.minimum\(|(?i:`?\b(jnp\.)?minimum\b`?[^\n]{0,40}\b(instead of|rather than|not|in place of)\b[^\n]{0,20}`?(jnp\.)?clip\b|\b(replace|swap)\w*\b[^\n]{0,30}`?(jnp\.)?clip\b[^\n]{0,40}\b(with|by)\b[^\n]{0,10}`?(jnp\.)?minimum\b)",
 }
 
 

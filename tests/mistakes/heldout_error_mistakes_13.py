@@ -87,3 +87,23 @@ def cube_penalty_grad(weights):
     def penalty(w):
         return jnp.sum(soft_cube(w))
     return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)
+
+
+@error_case(family="other", fix="minimum-not-clip-b13c", raises="TypeError",
+            source="https://github.com/jaxleyverse/jaxley/pull/802",
+            line="return jnp.exp(jnp.clip(exponent, a_max=ceiling))",
+            fixed="return jnp.exp(jnp.minimum(exponent, ceiling))",
+            args=lambda: (np.array([-2.0, 10.0, 900.0], dtype=np.float32), 60.0))
+def guarded_exp(exponent, ceiling):
+    return jnp.exp(jnp.clip(exponent, a_max=ceiling))
+
+
+@error_case(family="other", fix="tree-api", raises="AttributeError",
+            source="https://github.com/waymo-research/waymax/pull/77",
+            line="shifted = jax.tree_map(lambda x: x - offset, trajectory)",
+            fixed="shifted = jax.tree.map(lambda x: x - offset, trajectory)",
+            args=lambda: ({"x": np.array([1.0, 2.0, 4.0], dtype=np.float32),
+                           "y": np.array([0.5, 0.5, 1.5], dtype=np.float32)}, 1.0))
+def recentre_trajectory(trajectory, offset):
+    shifted = jax.tree_map(lambda x: x - offset, trajectory)
+    return shifted
