@@ -107,3 +107,25 @@ def guarded_exp(exponent, ceiling):
 def recentre_trajectory(trajectory, offset):
     shifted = jax.tree_map(lambda x: x - offset, trajectory)
     return shifted
+
+
+# ---------------------------------------------------------------- part c: shapes
+
+@error_case(family="shapes", fix="vmap-per-example-b13c", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/205",
+            line="return weight @ signals + bias",
+            fixed="return jax.vmap(lambda v: weight @ v + bias, in_axes=1, out_axes=1)(signals)",
+            args=lambda: (np.ones((3, 5), dtype=np.float32), np.zeros(3, dtype=np.float32),
+                          np.arange(20, dtype=np.float32).reshape(5, 4)))
+def project_signal_columns(weight, bias, signals):
+    return weight @ signals + bias
+
+
+@error_case(family="shapes", fix="vmap-nested", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/662",
+            line="return jax.vmap(lambda v: weight @ v + bias)(tokens)",
+            fixed="return jax.vmap(jax.vmap(lambda v: weight @ v + bias))(tokens)",
+            args=lambda: (np.ones((4, 6), dtype=np.float32), np.zeros(4, dtype=np.float32),
+                          np.ones((2, 3, 6), dtype=np.float32)))
+def embed_token_batch(weight, bias, tokens):
+    return jax.vmap(lambda v: weight @ v + bias)(tokens)
