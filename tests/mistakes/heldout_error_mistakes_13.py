@@ -55,6 +55,38 @@ def jittered_signal_copy(seed, signal):
     return signal + 0.1 * jax.random.normal(key, signal.shape)
 
 
+
+@error_case(family="other", fix="list-to-array", raises="TypeError",
+            source="https://github.com/jaymody/picoGPT/pull/10",
+            line="tokens = jnp.append(tokens, [next_token])",
+            fixed="tokens = jnp.append(tokens, next_token)",
+            args=lambda: (np.array([[0.1, 0.7, 0.2], [0.5, 0.2, 0.3], [0.3, 0.3, 0.4]], dtype=np.float32),
+                          np.array([2, 0], dtype=np.int32), 3))
+def greedy_decode(transition, tokens, steps):
+    for _ in range(steps):
+        next_token = jnp.argmax(transition[tokens[-1]])
+        tokens = jnp.append(tokens, [next_token])
+    return tokens
+
+
+@error_case(family="other", fix="list-to-array", raises="TypeError",
+            source="https://github.com/Joshuaalbert/jaxns/pull/46",
+            line="return jnp.percentile(samples, [2.5, 50.0, 97.5])",
+            fixed="return jnp.percentile(samples, jnp.asarray([2.5, 50.0, 97.5]))",
+            args=lambda: (np.linspace(-2.0, 3.0, 41, dtype=np.float32),))
+def credible_interval(samples):
+    return jnp.percentile(samples, [2.5, 50.0, 97.5])
+
+
+@error_case(family="other", fix="host-asarray", raises="TypeError",
+            source="https://github.com/nglaze00/SCoNe_GCN/issues/3",
+            line="return [len(neighbours[node]) for node in jnp.asarray(last_nodes)]",
+            fixed="return [len(neighbours[node]) for node in np.asarray(last_nodes)]",
+            args=lambda: ([3, 0, 2], [[1, 2], [0], [0, 3], [2]]))
+def neighbour_counts(last_nodes, adjacency):
+    neighbours = dict(enumerate(adjacency))
+    return [len(neighbours[node]) for node in jnp.asarray(last_nodes)]
+
 # ---------------------------------------------------------------- part c: custom rules
 
 @error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
