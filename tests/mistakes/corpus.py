@@ -260,6 +260,7 @@ CATEGORIES = {
     "linear-tangent-b13c": r"(?i)\blinear (in|function of|map of|with respect to) (the )?(input |incoming )?tangents?\b|\b(multiply|scale)\w*\b[^\n]{0,30}\b(the )?(input |incoming )?tangents?\b[^\n]{0,20}\bby\b|\bderivative\b[^\n]{0,30}\btimes (the )?(input |incoming )?tangents?\b|\bno (powers?|nonlinear \w+) of (the )?tangents?\b",
     "minimum-not-clip-b13c": r"jnp\.minimum\(|(?i:`?\b(jnp\.)?minimum\b`?[^\n]{0,40}\b(instead of|rather than|not|in place of)\b[^\n]{0,20}`?(jnp\.)?clip\b|\b(replace|swap)\w*\b[^\n]{0,30}`?(jnp\.)?clip\b[^\n]{0,40}\b(with|by)\b[^\n]{0,10}`?(jnp\.)?minimum\b)",
     "vmap-per-example-b13c": r"jax\.vmap\(\w+(, ?in_axes=\w+)?(, ?out_axes=\w+)?\)\(|(?i:\b(single|one|per)[- ](example|sample|vector|input|data point)\b[^\n]{0,60}\bvmap\b|\bvmap\b[^\n]{0,60}\b(over|across|along)\b[^\n]{0,15}\b(the )?(batch|examples|samples|columns|rows|data points)\b)",
+    "scalar-multiply-b13c": r"jnp\.multiply\(|(?i:\buse `?\*`?( \([^)\n]*\))?( instead| rather| for)|`\*` (instead of|rather than|not) `?@|\b(elementwise|element-wise|scalar) (multiplication|product|multiply)\b|\bmultiply\b[^\n]{0,30}\bby (the|a) scalar\b)",
 }
 
 

@@ -161,3 +161,13 @@ def project_signal_columns(weight, bias, signals):
                           np.ones((2, 3, 6), dtype=np.float32)))
 def embed_token_batch(weight, bias, tokens):
     return jax.vmap(lambda v: weight @ v + bias)(tokens)
+
+
+@error_case(family="shapes", fix="scalar-multiply-b13c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/3725",
+            line="return (weights @ gain) + bias",
+            fixed="return (weights * gain) + bias",
+            args=lambda: (np.array([[1.0, -0.5], [0.25, 2.0]], dtype=np.float32), np.float32(0.5),
+                          np.array([0.1, 0.2], dtype=np.float32)))
+def scaled_layer_weights(weights, gain, bias):
+    return (weights @ gain) + bias
