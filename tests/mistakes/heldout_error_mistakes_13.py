@@ -171,3 +171,21 @@ def embed_token_batch(weight, bias, tokens):
                           np.array([0.1, 0.2], dtype=np.float32)))
 def scaled_layer_weights(weights, gain, bias):
     return (weights @ gain) + bias
+
+
+@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/30401",
+            line="return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)",
+            fixed="return host_sine.defjvps(lambda dv, ans, v: host_cosine(v) * dv) or jax.grad(total)(x)",
+            args=lambda: (np.array([0.0, 0.5, 1.0], dtype=np.float32),))
+def host_sine_slope(x):
+    def host_sine(v):
+        return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
+
+    def host_cosine(v):
+        return jax.pure_callback(np.cos, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
+    host_sine = jax.custom_jvp(host_sine)
+
+    def total(v):
+        return jnp.sum(host_sine(v))
+    return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)
