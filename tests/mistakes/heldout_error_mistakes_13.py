@@ -189,3 +189,24 @@ def host_sine_slope(x):
     def total(v):
         return jnp.sum(host_sine(v))
     return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)
+
+
+@error_case(family="custom-rules", fix="close-over", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/11646",
+            line="return b ** int(k)",
+            fixed="return b ** int(order)",
+            args=lambda: (np.array([1.5, 2.0, 0.5], dtype=np.float32), 3.0))
+def integer_power_grad(base, order):
+    @jax.custom_vjp
+    def int_power(b, k):
+        return b ** int(k)
+
+    def int_power_fwd(b, k):
+        return int_power(b, k), (b, k)
+
+    def int_power_bwd(res, g):
+        b, k = res
+        return (g * k * b ** (k - 1), None)
+    int_power.defvjp(int_power_fwd, int_power_bwd)
+    loss = jax.jit(lambda b, k: jnp.sum(int_power(b, k)), static_argnums=1)
+    return jax.grad(loss)(base, order)
