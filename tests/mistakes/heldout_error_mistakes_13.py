@@ -87,6 +87,22 @@ def neighbour_counts(last_nodes, adjacency):
     neighbours = dict(enumerate(adjacency))
     return [len(neighbours[node]) for node in jnp.asarray(last_nodes)]
 
+
+@error_case(family="other", fix="jax-array-type", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/issues/16902",
+            line="@to_host.register(jnp.DeviceArray)",
+            fixed="@to_host.register(jax.Array)",
+            args=lambda: ({"loss": np.float32(0.25), "step": 3, "weights": np.ones(2, dtype=np.float32)},))
+def log_summary(metrics):
+    @functools.singledispatch
+    def to_host(value):
+        return value
+
+    @to_host.register(jnp.DeviceArray)
+    def _(value):
+        return np.asarray(value).tolist()
+    return {name: to_host(jnp.asarray(v) if name != "step" else v) for name, v in metrics.items()}
+
 # ---------------------------------------------------------------- part c: custom rules
 
 @error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
