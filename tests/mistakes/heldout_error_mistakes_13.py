@@ -226,3 +226,13 @@ def integer_power_grad(base, order):
     int_power.defvjp(int_power_fwd, int_power_bwd)
     loss = jax.jit(lambda b, k: jnp.sum(int_power(b, k)), static_argnums=1)
     return jax.grad(loss)(base, order)
+
+
+@error_case(family="shapes", fix="split-sections", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/3639",
+            line="chunks = jnp.split(signal, n_chunks)",
+            fixed="chunks = jnp.array_split(signal, n_chunks)",
+            args=lambda: (np.arange(10, dtype=np.float32), 3))
+def chunk_means(signal, n_chunks):
+    chunks = jnp.split(signal, n_chunks)
+    return jnp.stack([c.mean() for c in chunks])
