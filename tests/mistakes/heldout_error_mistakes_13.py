@@ -18,6 +18,121 @@ from .corpus import error_case  # noqa: F401
 
 # ---- part c
 
+# ---------------------------------------------------------------- part c: custom rules
+
+@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/16049",
+            line="return jax.jacfwd(damped_energy)(theta)",
+            fixed="return jax.jacrev(damped_energy)(theta)",
+            args=lambda: (np.array([0.3, -0.8], dtype=np.float32), 1.5))
+def damped_energy_sensitivity(theta, gain):
+    @jax.custom_vjp
+    def damped_energy(t):
+        return gain * jnp.sin(t) ** 2
+
+    def energy_fwd(t):
+        return damped_energy(t), t
+
+    def energy_bwd(t, g):
+        return (gain * jnp.sin(2.0 * t) * g,)
+    damped_energy.defvjp(energy_fwd, energy_bwd)
+    return jax.jacfwd(damped_energy)(theta)
+
+
+@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="NotImplementedError",
+            source="https://github.com/jax-ml/jax/issues/3035",
+            line="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)",
+            fixed="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x ** 2 * x_dot) or jax.grad(penalty)(weights)",
+            args=lambda: (np.array([0.5, 1.0, 2.0], dtype=np.float32),))
+def cube_penalty_grad(weights):
+    soft_cube = jax.custom_jvp(lambda x: x ** 3)
+
+    def penalty(w):
+        return jnp.sum(soft_cube(w))
+    return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)
+
+
+@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/30401",
+            line="return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)",
+            fixed="return host_sine.defjvps(lambda dv, ans, v: host_cosine(v) * dv) or jax.grad(total)(x)",
+            args=lambda: (np.array([0.0, 0.5, 1.0], dtype=np.float32),))
+def host_sine_slope(x):
+    def host_sine(v):
+        return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
+
+    def host_cosine(v):
+        return jax.pure_callback(np.cos, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
+    host_sine = jax.custom_jvp(host_sine)
+
+    def total(v):
+        return jnp.sum(host_sine(v))
+    return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)
+
+
+@error_case(family="custom-rules", fix="close-over", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/11646",
+            line="return b ** int(k)",
+            fixed="return b ** int(order)",
+            args=lambda: (np.array([1.5, 2.0, 0.5], dtype=np.float32), 3.0))
+def integer_power_grad(base, order):
+    @jax.custom_vjp
+    def int_power(b, k):
+        return b ** int(k)
+
+    def int_power_fwd(b, k):
+        return int_power(b, k), (b, k)
+
+    def int_power_bwd(res, g):
+        b, k = res
+        return (g * k * b ** (k - 1), None)
+    int_power.defvjp(int_power_fwd, int_power_bwd)
+    loss = jax.jit(lambda b, k: jnp.sum(int_power(b, k)), static_argnums=1)
+    return jax.grad(loss)(base, order)
+
+
+# ---------------------------------------------------------------- part c: shapes
+
+@error_case(family="shapes", fix="vmap-per-example-b13c", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/205",
+            line="return weight @ signals + bias",
+            fixed="return jax.vmap(lambda v: weight @ v + bias, in_axes=1, out_axes=1)(signals)",
+            args=lambda: (np.ones((3, 5), dtype=np.float32), np.zeros(3, dtype=np.float32),
+                          np.arange(20, dtype=np.float32).reshape(5, 4)))
+def project_signal_columns(weight, bias, signals):
+    return weight @ signals + bias
+
+
+@error_case(family="shapes", fix="vmap-nested", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/662",
+            line="return jax.vmap(lambda v: weight @ v + bias)(tokens)",
+            fixed="return jax.vmap(jax.vmap(lambda v: weight @ v + bias))(tokens)",
+            args=lambda: (np.ones((4, 6), dtype=np.float32), np.zeros(4, dtype=np.float32),
+                          np.ones((2, 3, 6), dtype=np.float32)))
+def embed_token_batch(weight, bias, tokens):
+    return jax.vmap(lambda v: weight @ v + bias)(tokens)
+
+
+@error_case(family="shapes", fix="scalar-multiply-b13c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/3725",
+            line="return (weights @ gain) + bias",
+            fixed="return (weights * gain) + bias",
+            args=lambda: (np.array([[1.0, -0.5], [0.25, 2.0]], dtype=np.float32), np.float32(0.5),
+                          np.array([0.1, 0.2], dtype=np.float32)))
+def scaled_layer_weights(weights, gain, bias):
+    return (weights @ gain) + bias
+
+
+@error_case(family="shapes", fix="split-sections", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/3639",
+            line="chunks = jnp.split(signal, n_chunks)",
+            fixed="chunks = jnp.array_split(signal, n_chunks)",
+            args=lambda: (np.arange(10, dtype=np.float32), 3))
+def chunk_means(signal, n_chunks):
+    chunks = jnp.split(signal, n_chunks)
+    return jnp.stack([c.mean() for c in chunks])
+
+
 # ---------------------------------------------------------------- part c: other
 
 @error_case(family="other", fix="trapezoid", raises="AttributeError",
@@ -53,7 +168,6 @@ def jittered_signal_copy(seed, signal):
     if not isinstance(key, jax.random.KeyArray):
         raise TypeError("expected a PRNG key")
     return signal + 0.1 * jax.random.normal(key, signal.shape)
-
 
 
 @error_case(family="other", fix="list-to-array", raises="TypeError",
@@ -103,39 +217,6 @@ def log_summary(metrics):
         return np.asarray(value).tolist()
     return {name: to_host(jnp.asarray(v) if name != "step" else v) for name, v in metrics.items()}
 
-# ---------------------------------------------------------------- part c: custom rules
-
-@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
-            source="https://github.com/jax-ml/jax/issues/16049",
-            line="return jax.jacfwd(damped_energy)(theta)",
-            fixed="return jax.jacrev(damped_energy)(theta)",
-            args=lambda: (np.array([0.3, -0.8], dtype=np.float32), 1.5))
-def damped_energy_sensitivity(theta, gain):
-    @jax.custom_vjp
-    def damped_energy(t):
-        return gain * jnp.sin(t) ** 2
-
-    def energy_fwd(t):
-        return damped_energy(t), t
-
-    def energy_bwd(t, g):
-        return (gain * jnp.sin(2.0 * t) * g,)
-    damped_energy.defvjp(energy_fwd, energy_bwd)
-    return jax.jacfwd(damped_energy)(theta)
-
-
-@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="NotImplementedError",
-            source="https://github.com/jax-ml/jax/issues/3035",
-            line="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)",
-            fixed="return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x ** 2 * x_dot) or jax.grad(penalty)(weights)",
-            args=lambda: (np.array([0.5, 1.0, 2.0], dtype=np.float32),))
-def cube_penalty_grad(weights):
-    soft_cube = jax.custom_jvp(lambda x: x ** 3)
-
-    def penalty(w):
-        return jnp.sum(soft_cube(w))
-    return soft_cube.defjvps(lambda x_dot, ans, x: 3.0 * x_dot ** 2) or jax.grad(penalty)(weights)
-
 
 @error_case(family="other", fix="minimum-not-clip-b13c", raises="TypeError",
             source="https://github.com/jaxleyverse/jaxley/pull/802",
@@ -155,84 +236,3 @@ def guarded_exp(exponent, ceiling):
 def recentre_trajectory(trajectory, offset):
     shifted = jax.tree_map(lambda x: x - offset, trajectory)
     return shifted
-
-
-# ---------------------------------------------------------------- part c: shapes
-
-@error_case(family="shapes", fix="vmap-per-example-b13c", raises="ValueError",
-            source="https://github.com/patrick-kidger/equinox/issues/205",
-            line="return weight @ signals + bias",
-            fixed="return jax.vmap(lambda v: weight @ v + bias, in_axes=1, out_axes=1)(signals)",
-            args=lambda: (np.ones((3, 5), dtype=np.float32), np.zeros(3, dtype=np.float32),
-                          np.arange(20, dtype=np.float32).reshape(5, 4)))
-def project_signal_columns(weight, bias, signals):
-    return weight @ signals + bias
-
-
-@error_case(family="shapes", fix="vmap-nested", raises="TypeError",
-            source="https://github.com/patrick-kidger/equinox/issues/662",
-            line="return jax.vmap(lambda v: weight @ v + bias)(tokens)",
-            fixed="return jax.vmap(jax.vmap(lambda v: weight @ v + bias))(tokens)",
-            args=lambda: (np.ones((4, 6), dtype=np.float32), np.zeros(4, dtype=np.float32),
-                          np.ones((2, 3, 6), dtype=np.float32)))
-def embed_token_batch(weight, bias, tokens):
-    return jax.vmap(lambda v: weight @ v + bias)(tokens)
-
-
-@error_case(family="shapes", fix="scalar-multiply-b13c", raises="ValueError",
-            source="https://github.com/jax-ml/jax/pull/3725",
-            line="return (weights @ gain) + bias",
-            fixed="return (weights * gain) + bias",
-            args=lambda: (np.array([[1.0, -0.5], [0.25, 2.0]], dtype=np.float32), np.float32(0.5),
-                          np.array([0.1, 0.2], dtype=np.float32)))
-def scaled_layer_weights(weights, gain, bias):
-    return (weights @ gain) + bias
-
-
-@error_case(family="custom-rules", fix="linear-tangent-b13c", raises="ValueError",
-            source="https://github.com/jax-ml/jax/issues/30401",
-            line="return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)",
-            fixed="return host_sine.defjvps(lambda dv, ans, v: host_cosine(v) * dv) or jax.grad(total)(x)",
-            args=lambda: (np.array([0.0, 0.5, 1.0], dtype=np.float32),))
-def host_sine_slope(x):
-    def host_sine(v):
-        return jax.pure_callback(np.sin, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
-
-    def host_cosine(v):
-        return jax.pure_callback(np.cos, jax.ShapeDtypeStruct(v.shape, v.dtype), v)
-    host_sine = jax.custom_jvp(host_sine)
-
-    def total(v):
-        return jnp.sum(host_sine(v))
-    return host_sine.defjvps(lambda dv, ans, v: host_sine(dv)) or jax.grad(total)(x)
-
-
-@error_case(family="custom-rules", fix="close-over", raises="ConcretizationTypeError",
-            source="https://github.com/jax-ml/jax/issues/11646",
-            line="return b ** int(k)",
-            fixed="return b ** int(order)",
-            args=lambda: (np.array([1.5, 2.0, 0.5], dtype=np.float32), 3.0))
-def integer_power_grad(base, order):
-    @jax.custom_vjp
-    def int_power(b, k):
-        return b ** int(k)
-
-    def int_power_fwd(b, k):
-        return int_power(b, k), (b, k)
-
-    def int_power_bwd(res, g):
-        b, k = res
-        return (g * k * b ** (k - 1), None)
-    int_power.defvjp(int_power_fwd, int_power_bwd)
-    loss = jax.jit(lambda b, k: jnp.sum(int_power(b, k)), static_argnums=1)
-    return jax.grad(loss)(base, order)
-
-
-@error_case(family="shapes", fix="split-sections", raises="ValueError",
-            source="https://github.com/jax-ml/jax/pull/3639",
-            line="chunks = jnp.split(signal, n_chunks)",
-            fixed="chunks = jnp.array_split(signal, n_chunks)",
-            args=lambda: (np.arange(10, dtype=np.float32), 3))
-def chunk_means(signal, n_chunks):
-    chunks = jnp.split(signal, n_chunks)
-    return jnp.stack([c.mean() for c in chunks])
