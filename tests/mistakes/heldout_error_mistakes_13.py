@@ -299,3 +299,22 @@ def guarded_exp(exponent, ceiling):
 def recentre_trajectory(trajectory, offset):
     shifted = jax.tree_map(lambda x: x - offset, trajectory)
     return shifted
+
+
+@error_case(family="other", fix="nan-not-none-b13c", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/14506",
+            line="readings = jnp.array([v if v >= 0 else None for v in raw])",
+            fixed="readings = jnp.array([v if v >= 0 else jnp.nan for v in raw])",
+            args=lambda: ([12.5, -1.0, 13.1, 12.9, -1.0],))
+def mean_valid_reading(raw):
+    readings = jnp.array([v if v >= 0 else None for v in raw])
+    return jnp.nanmean(readings)
+
+
+@error_case(family="other", fix="object-to-numeric-b13c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/856",
+            line="return jnp.subtract(column, baseline)",
+            fixed="return jnp.subtract(column.astype(np.float32), baseline)",
+            args=lambda: (np.array([1.0, 2.5, 4.0], dtype=object), np.float32(2.0)))
+def centred_column(column, baseline):
+    return jnp.subtract(column, baseline)
