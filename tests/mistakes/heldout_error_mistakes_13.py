@@ -32,14 +32,18 @@ kirkegaardlab/deeptangle PR 15 (`jnp.trapz` -> `jax.scipy.integrate.trapezoid`),
 `jnp.percentile` -> an array), nglaze00/SCoNe_GCN 3 (JAX array elements used as dict keys -> iterate a NumPy
 array), jax 16902 (`jnp.DeviceArray` -> `jax.Array`, here in a `functools.singledispatch` registration),
 jaxleyverse/jaxley PR 802 (`jnp.clip(..., a_max=...)` -> `jnp.minimum`), waymo-research/waymax PR 77
-(`jax.tree_map` -> `jax.tree.map`).
+(`jax.tree_map` -> `jax.tree.map`), jax 14506 (`None` for a missing reading inside `jnp.array`; fix:
+`jnp.nan`), jax 856 (a NumPy object-dtype column handed to a `jax.numpy` function; fix: cast it to a
+numeric dtype first).
 
 New fix categories (in corpus.CATEGORIES and FIXES, under "added with the thirteenth held-out batch, part c",
 regexes written from the maintainers' fixes alone and checked not to match the error text itself):
 `linear-tangent-b13c` (make the JVP rule's tangent output linear in the input tangents: multiply the
 incoming tangent by the derivative), `minimum-not-clip-b13c` (`jnp.minimum` instead of `jnp.clip` with the
 removed `a_max`), `vmap-per-example-b13c` (write the layer for one example and `jax.vmap` it over the batch
-axis), `scalar-multiply-b13c` (multiply by a scalar with `*`, not `@`).
+axis), `scalar-multiply-b13c` (multiply by a scalar with `*`, not `@`), `nan-not-none-b13c` (mark a missing
+value with `jnp.nan`, not `None`), `object-to-numeric-b13c` (convert an object-dtype NumPy array to a
+numeric dtype, e.g. `.astype(np.float32)`, before JAX sees it).
 
 Caveats (where `fixed` is inferred rather than copied): jax 16049 is about `jax.hessian` of a `custom_vjp`
 function; with the pinned jax a Hessian goes through when the fwd rule does not call the primal, so the case
@@ -61,9 +65,14 @@ maintainers point to the changelog / say `jax.Array` replaced the removed names;
 `fixed` wraps the list in `jnp.asarray`. SCoNe_GCN 3: the maintainer's fix is "np instead of onp" (build the
 node array with NumPy); `fixed` converts with `np.asarray` on the same line. The two `list-to-array` cases
 share JAX's "requires ndarray or scalar arguments" message template (for different functions); the two
-`jax-array-type` cases are different AttributeErrors; no other message repeats within part c.
+`jax-array-type` cases are different AttributeErrors; no other message repeats within part c. jax 14506 is
+the report that `jnp.array` silently read `None` as NaN, closed by deprecating `None` (PR 18564); `fixed`
+writes the NaN the old behaviour stood for. jax 856 dates from 2019 (then a RuntimeError; with the pinned
+jax a TypeError whose text speaks of jit static arguments); the maintainer's answer is that JAX does not
+work with object arrays, and `fixed` casts the column to float32.
 
-Shortfall: none against the brief's aims (custom rules 4, shapes 4, other 9).
+19 cases (custom rules 4, shapes 4, other 11), 19 threads; no shortfall against the brief's aims (custom
+rules 4, shapes 4, other 9).
 """
 from __future__ import annotations
 
