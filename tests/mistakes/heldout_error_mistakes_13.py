@@ -34,7 +34,8 @@ array), jax 16902 (`jnp.DeviceArray` -> `jax.Array`, here in a `functools.single
 jaxleyverse/jaxley PR 802 (`jnp.clip(..., a_max=...)` -> `jnp.minimum`), waymo-research/waymax PR 77
 (`jax.tree_map` -> `jax.tree.map`), jax 14506 (`None` for a missing reading inside `jnp.array`; fix:
 `jnp.nan`), jax 856 (a NumPy object-dtype column handed to a `jax.numpy` function; fix: cast it to a
-numeric dtype first).
+numeric dtype first), jax PR 2339 (`jnp.clip_by_value`, a TensorFlow name that jax.numpy never had ->
+`jnp.clip`).
 
 New fix categories (in corpus.CATEGORIES and FIXES, under "added with the thirteenth held-out batch, part c",
 regexes written from the maintainers' fixes alone and checked not to match the error text itself):
@@ -43,7 +44,8 @@ incoming tangent by the derivative), `minimum-not-clip-b13c` (`jnp.minimum` inst
 removed `a_max`), `vmap-per-example-b13c` (write the layer for one example and `jax.vmap` it over the batch
 axis), `scalar-multiply-b13c` (multiply by a scalar with `*`, not `@`), `nan-not-none-b13c` (mark a missing
 value with `jnp.nan`, not `None`), `object-to-numeric-b13c` (convert an object-dtype NumPy array to a
-numeric dtype, e.g. `.astype(np.float32)`, before JAX sees it).
+numeric dtype, e.g. `.astype(np.float32)`, before JAX sees it), `jnp-clip-b13c` (`jnp.clip` instead of
+TensorFlow's `clip_by_value`).
 
 Caveats (where `fixed` is inferred rather than copied): jax 16049 is about `jax.hessian` of a `custom_vjp`
 function; with the pinned jax a Hessian goes through when the fwd rule does not call the primal, so the case
@@ -69,10 +71,14 @@ share JAX's "requires ndarray or scalar arguments" message template (for differe
 the report that `jnp.array` silently read `None` as NaN, closed by deprecating `None` (PR 18564); `fixed`
 writes the NaN the old behaviour stood for. jax 856 dates from 2019 (then a RuntimeError; with the pinned
 jax a TypeError whose text speaks of jit static arguments); the maintainer's answer is that JAX does not
-work with object arrays, and `fixed` casts the column to float32.
+work with object arrays, and `fixed` casts the column to float32. jax PR 2339 fixed the slip in JAX's own
+example code (`jnp.clip_by_value` does not exist); the case puts the same slip in a student's clipped
+surrogate loss.
 
-19 cases (custom rules 4, shapes 4, other 11), 19 threads; no shortfall against the brief's aims (custom
-rules 4, shapes 4, other 9).
+20 cases (custom rules 4, shapes 4, other 12), 20 threads; no shortfall against the brief's aims (custom
+rules 4, shapes 4, other 9). Threads were checked only against the files already in this worktree; parts a
+and b, written at the same time elsewhere, were not visible, so a thread shared with them should be caught
+when the parts are merged (check_error_cases.py counts at most 3 cases per thread).
 """
 from __future__ import annotations
 
@@ -327,3 +333,13 @@ def mean_valid_reading(raw):
             args=lambda: (np.array([1.0, 2.5, 4.0], dtype=object), np.float32(2.0)))
 def centred_column(column, baseline):
     return jnp.subtract(column, baseline)
+
+
+@error_case(family="other", fix="jnp-clip-b13c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/2339",
+            line="clipped = jnp.clip_by_value(ratio, 1.0 - eps, 1.0 + eps)",
+            fixed="clipped = jnp.clip(ratio, 1.0 - eps, 1.0 + eps)",
+            args=lambda: (np.array([0.7, 1.05, 1.4], dtype=np.float32), np.array([1.0, -0.5, 2.0], dtype=np.float32), 0.2))
+def clipped_surrogate(ratio, advantage, eps):
+    clipped = jnp.clip_by_value(ratio, 1.0 - eps, 1.0 + eps)
+    return -jnp.mean(jnp.minimum(ratio * advantage, clipped * advantage))
