@@ -191,6 +191,9 @@ FIXES = {
     "fold-in-int-b12c", "split-shape-b12c",
     # added with the thirteenth held-out batch, part b (written from the maintainers' fixes alone)
     "key-impl-b13b",
+    # added with the thirteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "linear-tangent-b13c", "minimum-not-clip-b13c", "vmap-per-example-b13c", "scalar-multiply-b13c",
+    "nan-not-none-b13c", "object-to-numeric-b13c", "jnp-clip-b13c",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked
