@@ -256,6 +256,16 @@ CATEGORIES = {
     "bwd-output-cotangents-b12c": r"\bg\[0\]|\b\w+, _ = g\b|(?i:\bcotangents?\b[^\n]{0,50}\b(is|are|comes?|arrives?|passed)\b[^\n]{0,25}\b(as )?(a )?(tuple|pair|one per output)\b|\bunpack\w*\b[^\n]{0,30}\b(the )?(output )?cotangents?\b|\b(one|a) cotangent (for|per) (each|every) output\b|\bonly the (output'?s? )?(grad|cotangent)\b)",
     "fold-in-int-b12c": r"fold_in\([^\n]*\b(hash\w*|crc32|int\(|ord\()|(?i:\b(deterministic|stable|reproducible)\b[^\n]{0,20}\bhash\w*\b|\bhash\w*\b[^\n]{0,40}\b(string|name)s?\b[^\n]{0,40}\b(integer|int)s?\b|\b(integer|int)\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,10}\b(a )?string\b)",
     "split-shape-b12c": r"split\(\w+, ?(num=|shape=)?\(|(?i:\bsplit\b`?[^\n]{0,40}\b(a )?(shape|tuple)\b[^\n]{0,30}\b(of keys|directly|instead of reshap\w*)|\b(don'?t|do not|instead of|rather than|not|without)\b[^\n]{0,20}\breshap\w*\b[^\n]{0,40}\bkeys?\b)",
+    # added with the thirteenth held-out batch, part b (written from the maintainers' fixes alone)
+    "key-impl-b13b": r"jax\.random\.key_impl\(|(?i:`?\bkey_impl\b`?[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,20}`?\.impl\b|\b(pass|give)\b[^\n]{0,20}\bimpl\b[^\n]{0,30}\b(as )?(a )?(string|name)\b)",
+    # added with the thirteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "linear-tangent-b13c": r"(?i)\blinear (in|function of|map of|with respect to) (the )?(input |incoming )?tangents?\b|\b(multiply|scale)\w*\b[^\n]{0,30}\b(the )?(input |incoming )?tangents?\b[^\n]{0,20}\bby\b|\bderivative\b[^\n]{0,30}\btimes (the )?(input |incoming )?tangents?\b|\bno (powers?|nonlinear \w+) of (the )?tangents?\b",
+    "minimum-not-clip-b13c": r"jnp\.minimum\(|(?i:`?\b(jnp\.)?minimum\b`?[^\n]{0,40}\b(instead of|rather than|not|in place of)\b[^\n]{0,20}`?(jnp\.)?clip\b|\b(replace|swap)\w*\b[^\n]{0,30}`?(jnp\.)?clip\b[^\n]{0,40}\b(with|by)\b[^\n]{0,10}`?(jnp\.)?minimum\b)",
+    "vmap-per-example-b13c": r"jax\.vmap\(\w+(, ?in_axes=\w+)?(, ?out_axes=\w+)?\)\(|(?i:\b(single|one|per)[- ](example|sample|vector|input|data point)\b[^\n]{0,60}\bvmap\b|\bvmap\b[^\n]{0,60}\b(over|across|along)\b[^\n]{0,15}\b(the )?(batch|examples|samples|columns|rows|data points)\b)",
+    "scalar-multiply-b13c": r"jnp\.multiply\(|(?i:\buse `?\*`?( \([^)\n]*\))?( instead| rather| for)|`\*` (instead of|rather than|not) `?@|\b(elementwise|element-wise|scalar) (multiplication|product|multiply)\b|\bmultiply\b[^\n]{0,30}\bby (the|a) scalar\b)",
+    "nan-not-none-b13c": r"\b(jnp|np)\.nan\b|float\(['\"]nan['\"]\)|(?i:\bNaN\b[^\n]{0,40}\b(instead of|not|rather than|in place of|for)\b[^\n]{0,20}`?None\b|\b(replace|fill|mark|encode)\w*\b[^\n]{0,40}\b(missing|None)\b[^\n]{0,40}\bNaN\b)",
+    "object-to-numeric-b13c": r"\.astype\((np\.|jnp\.)?(float|int)\w*\)|(np|jnp)\.(asarray|array)\([^\n]*dtype=(np\.|jnp\.)?(float|int)|(?i:\b(convert|cast)\w*\b[^\n]{0,40}\bobject\b[^\n]{0,40}\b(numeric|float|int)\w*|\bobject[- ]dtype\b[^\n]{0,60}\b(numeric|float\w*|int\w*) dtype\b)",
+    "jnp-clip-b13c": r"jnp\.clip\(|jax\.numpy\.clip\b|(?i:`?\b(jnp\.)?clip\b`?[^\n]{0,30}\b(instead of|not|rather than|in place of)\b[^\n]{0,15}`?(jnp\.|tf\.)?clip_by_value\b|\bclip_by_value\b`?[^\n]{0,40}\b(is|comes from) (TensorFlow|tf)\b)",
 }
 
 
