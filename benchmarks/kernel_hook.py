@@ -9,7 +9,8 @@ errors a rule explains (three with a trial: vmap's in_axes, a scan carry, a broa
 is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling convention and one fallback
 (a JAX function's signature, `checks/fallback_rules.py`), a habit from PyTorch (`checks/habit_rules.py`),
 a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list searched by value under
-`vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+`vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, dicts of arrays subtracted, an
+integer returned beside a differentiated result, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -44,6 +45,9 @@ CELLS = {
     "`list.remove` under vmap (line habit, no trial)": "jax.vmap(lambda v: (lambda t: (t.remove(t[1]), t[0])[1])([v, v * 2]))(xs)",
     "typed keys reshaped as pairs (operand rule)": "jax.random.split(jax.random.key(0), 6).reshape(2, 3, 2)",
     "fori_loop body without the index (calling convention)": "lax.fori_loop(0, 3, lambda c: c * 2.0, w)",
+    # after batch 13: dicts of arrays in arithmetic (value rule), an integer beside a differentiated result
+    "dict minus dict (value rule, no trial)": "{'w': w} - {'w': w}",
+    "integer output of jacrev (transform rule)": "jax.jacrev(lambda v: (v * 2.0, jnp.sum(v > 0)))(w)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -30,7 +30,9 @@
                  functions, 64-bit integers, a sampler's scale, `dim=`, a device list as a mesh),
                  `transform_rules` (first: what a jit or generic rule would misread, a value vmap mapped, a custom rule's tuples, a pytree's unflatten), `operand_rules` (lists and functions where arrays belong, arguments that do not fit
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
-                 fwd rules, vmapped keywords, static `lax.cond` predicates) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
+                 fwd rules, vmapped keywords, static `lax.cond` predicates) and `value_rules` (values JAX
+                 cannot take as arrays: a dict in arithmetic, `None` in a list, keys as data; other libraries'
+                 names) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
                  kind of call's candidates, `trial_rewrites` rewrites the failing line's call into

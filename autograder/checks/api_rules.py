@@ -130,7 +130,19 @@ def _tangent_shapes(f: Facts) -> tuple[str, str]:
     return primal, tangent
 
 
+def _axes_container(f: Facts) -> tuple[str, str, str]:
+    """(`in_axes[i]`, its container, the argument's container) where `in_axes` holds a tuple or list at an
+    argument that is another container (not where `in_axes` itself is a list: `axes-list`), or ()."""
+    m = re.search(r"key path\s+\w+ ((?:in|out)_axes\[\d+\])\s+At that key path, the prefix pytree \w+ \w+ has "
+                  r"a subtree of type\s+<class '(tuple)'>\s+but at the same key path the full pytree has a "
+                  r"subtree of different type\s+<class '(list|tuple|dict)'>", f.text)
+    return (m.group(1), m.group(2), m.group(3)) if m else ()
+
+
 def _tangent_fix(f: Facts) -> str:
+    if f.says(r"expected ~?float0\[") and f.says(r"primal aval ~?u?int"):   # linearized at an integer point
+        return ("linearize (or differentiate) at a float point: pass `float(x)` or `x.astype(jnp.float32)` "
+                "(pass floats: an integer input has no tangent space, so its only tangent is `float0`)")
     if f.says(r"expected tangent dtype \S*float0"):     # an integer primal: it has no tangent space
         return guess("to differentiate along that input, pass it as floats (`x.astype(jnp.float32)`); to hold it "
                      "fixed, give it a `float0` tangent: `np.zeros(x.shape, jax.dtypes.float0)`")
@@ -278,7 +290,9 @@ API_RULES: list[Rule] = [
                                            r"primal and tangent arguments to jax\.jvp do not match"),
          lambda f: ("a tangent is one direction in the input space, so it has its primal's shape and dtype; here "
                     f"the primal is {_tangent_shapes(f)[0] or 'one shape'} and the tangent "
-                    f"{_tangent_shapes(f)[1] or 'another'}"),
+                    f"{_tangent_shapes(f)[1] or 'another'}"
+                    + ("; an integer primal's only tangent is `float0` (integers have no derivative)"
+                       if f.says(r"expected ~?float0") else "")),
          lambda f: kind_fix(f) or _tangent_fix(f)),
     Rule("pullback-arity", lambda f: f.says(r"returned by `jax\.vjp` .*called with \d+ arguments"),
          "the pullback `jax.vjp` returns takes one argument: the cotangent of the function's whole output "
@@ -352,6 +366,12 @@ API_RULES: list[Rule] = [
          "`lax.cond` got `None` as its predicate (an optional argument left unset); it needs a boolean scalar",
          "decide on `None` in Python: `if x is None: ... else: ...` (whether a value is `None` is known while "
          "tracing); keep `lax.cond` for traced booleans"),
+    Rule("axes-container", lambda f: f.says(r"(vmap|pmap) (in|out)_axes\[") and bool(_axes_container(f)),
+         lambda f: (f"`{_axes_container(f)[0]}` is a {_axes_container(f)[1]}, and the argument there is a "
+                    f"{_axes_container(f)[2]}: a container in `in_axes` must have the argument's own container "
+                    f"type and length"),
+         "write one entry for the whole argument instead, `None` (no leaf mapped) or `0`: a single entry covers "
+         "every leaf, and `in_axes` only needs to be a tree prefix of the arguments"),
     Rule("axes-list", lambda f: f.says(r"(vmap|pmap) (in|out)_axes\[") and f.says(r"<class 'list'>")
          and f.says(r"<class 'tuple'>"),
          lambda f: (f"`{f.group(r'((?:in|out)_axes)', default='in_axes')}` is a list, and JAX reads it as a pytree "

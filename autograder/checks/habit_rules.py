@@ -88,8 +88,13 @@ def carry_structure_fix(f: Facts) -> str:
                      "initial carry (`jnp.zeros(())`, or `jnp.zeros(shape, dtype)` of what the body returns there) "
                      "instead of `None`; if it is this step's output only, return the carry with the containers it "
                      "came in with (`None` there) and put the value in scan's `y`")
-    return ("return the carry with the containers it came in with (the same tuple length, dict keys); put "
+    text = ("return the carry with the containers it came in with (the same tuple length, dict keys); put "
             "per-step outputs in scan's `y`, not in the carry")
+    if re.search(r"input carry (?:component )?\S+ is a <class '(list|tuple)'> but the corresponding component of "
+                 r"the carry output is a <class '[\w.]*(ShapedArray|ArrayImpl)'>", f.text):
+        return (f"{text}; or, where the list holds one number per entry and the body computes with it as an "
+                f"array, start the loop from that array: `jnp.asarray(init)` as the initial carry")
+    return text
 
 
 def _sampler_call(f: Facts) -> tuple[str, str, str]:

@@ -45,7 +45,9 @@ MISUSE_RULES: list[Rule] = [
     # ---- NumPy's names and forms where JAX's differ
     Rule("clip-keywords", lambda f: f.says(r"clip\(\) got an unexpected keyword argument 'a_(min|max)'"),
          "`jnp.clip` names its bounds `min` and `max`; NumPy's `a_min`/`a_max` are not accepted",
-         lambda f: "write `jnp.clip(x, min=lo, max=hi)` (or pass the bounds by position: `jnp.clip(x, lo, hi)`)"),
+         lambda f: "write `jnp.clip(x, min=lo, max=hi)` (or pass the bounds by position: `jnp.clip(x, lo, hi)`)"
+                   + ("; with an upper bound only, `jnp.minimum(x, hi)` says the same" if "a_min" not in f.code else
+                      "; with a lower bound only, `jnp.maximum(x, lo)` says the same" if "a_max" not in f.code else "")),
     Rule("vmap-axis-keyword", lambda f: f.says(r"^vmap\(\) got an unexpected keyword argument 'axis'"),
          "`jax.vmap` has no `axis=`: the axis to map is given per argument by `in_axes`",
          "write `jax.vmap(f, in_axes=0)` (one int for every argument, or one entry per argument: `in_axes=(0, None)`)"),

@@ -23,6 +23,7 @@ from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
 from .transform_rules import TRANSFORM_RULES
 from .usage_rules import USAGE_RULES
+from .value_rules import VALUE_RULES
 from .wiring_rules import BRANCH_RULES, WIRING_RULES
 
 # ---------------------------------------------------------------- the rule table
@@ -155,6 +156,7 @@ RULES: list[Rule] = [
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "`jax.random.split` the key and use each subkey once"),
     *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says
+    *VALUE_RULES,          # values JAX cannot take as arrays (a dict in arithmetic), other libraries' names
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
     *API_RULES,            # removed names and calling conventions, each read from one message JAX words
     *TRANSFORM_RULES,      # what a jit or generic rule would misread: vmap's values, JAX calling a custom rule

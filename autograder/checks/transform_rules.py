@@ -22,6 +22,14 @@ fix follows from them, so it is told, not guessed): a loop body with the wrong p
 computed from a traced value; a custom backward rule that uses the output's cotangent, a tuple when the
 function returns a tuple, as one array; an unflatten function that converts its children (JAX calls
 it with any leaf, `None` included).
+
+What a transformation asks of the values it maps or differentiates: an output marked `out_axes=None`
+that still varies along a named axis (the collective left that axis out); an argument of a
+`custom_vjp` function, traced even when the surrounding `jit` holds it static; a custom JVP rule that
+applies a nonlinear step (a power, a callback) to its tangent, which reverse mode cannot transpose; an
+integer among a differentiated function's outputs (an auxiliary value: `has_aux`); a key batch made by
+a `jax.random.split` written inside a sampler's call; a matrix product under `vmap` whose element still
+has an axis to map (a guess: another `vmap`).
 """
 from __future__ import annotations
 
@@ -128,6 +136,30 @@ def _all_argnums(f: Facts) -> str:
     return "(" + ", ".join(str(i) for i in range(_grad_candidates(f))) + ")"
 
 
+# steps that are not linear in their input: applied to a tangent, reverse mode has no transpose for them
+_NONLINEAR = r"integer_pow|pow|exp|exp2|log|log1p|sin|cos|tan|tanh|logistic|sqrt|rsqrt|cbrt|abs|max|min|erf|pure_callback"
+_NO_TRANSPOSE = r"for '(\w+)' not implemented"
+_GOT_DTYPE = r"but got (\w+)"
+_DIFF_CALL = r"\bjax\.(grad|value_and_grad|jacrev|jacfwd|hessian)\((\w+)"
+
+
+def _differentiated(f: Facts) -> tuple[str, str]:
+    """(transformation, function) of the line's differentiating call, or ('grad', the function)."""
+    m = re.search(_DIFF_CALL, f.code)
+    return (m.group(1), m.group(2)) if m else (f.group(r"^(\w+) requires real-valued outputs", default="grad"), "f")
+
+
+def _split_key_arg(f: Facts) -> str:
+    """The key a sampler's call splits inline into two keys (`bernoulli(jax.random.split(root, 2), ...)`: one
+    fresh key was meant; a split into one key, or into more, `key-batch` tells), or ''."""
+    m = re.search(r"random\.\w+\(\s*(?:jax\.)?(?:random\.)?split\((\w+)\s*(?:,\s*(?:num=)?2)?\s*\)", f.code)
+    return m.group(1) if m else ""
+
+
+def _unmapped_axis(f: Facts) -> str:
+    return f.group(r"^vmap has mapped output \(axis_name=([^)]+)\) but out_axes is None")
+
+
 TRANSFORM_RULES: list[Rule] = [
     Rule("loop-body-arguments", lambda f: bool(_loop_called(f)),
          lambda f: (f"`lax.{_loop_called(f)}` calls {_LOOP_SIGNATURES[_loop_called(f)]}; `"
@@ -195,4 +227,52 @@ TRANSFORM_RULES: list[Rule] = [
          lambda f: (f"`{_split_kept(f)[1]}` gives `{_split_kept(f)[2]}` keys, and the line unpacks them into "
                     f"{len(_split_kept(f)[0])} names"),
          _split_fix),
+    Rule("vmap-unmapped-collective", lambda f: bool(_unmapped_axis(f)),
+         lambda f: (f"an output marked `out_axes=None` (one value for the whole batch) still varies along the "
+                    f"mapped axis `{_unmapped_axis(f)}`: the collective that computes it does not reduce over that axis"),
+         lambda f: (f"if it is one value for the whole batch, reduce over `{_unmapped_axis(f)}` too, naming every "
+                    f"axis in the collective: `lax.pmean(x, axis_name=('{_unmapped_axis(f)}', ...))` (a tuple names "
+                    f"several); if it is one value per element, map it: `out_axes=0`")),
+    Rule("custom-rule-static-argument", lambda f: f.is_("ConcretizationTypeError")
+         and f.says(r"for custom_(vjp|jvp) fun"),
+         lambda f: ("a `jax.custom_vjp`/`custom_jvp` function traces every argument it is given, even one the "
+                    "surrounding `jit` holds static, so a Python conversion (`int(k)`) inside it meets a tracer"),
+         "keep that argument a Python value: close over it (define the custom function where the value is "
+         "known, or use `functools.partial`), or declare it with `nondiff_argnums=(its position,)`, whose "
+         "arguments stay Python values and get no cotangent"),
+    Rule("nonlinear-tangent", lambda f: f.says(r"Transpose rule \(for reverse-mode differentiation\) for "
+                                               r"'(" + _NONLINEAR + r")' not implemented"),
+         lambda f: ("reverse mode transposes what was done to the tangents, which works for linear steps only; "
+                    f"`{f.group(_NO_TRANSPOSE)}` was applied to a tangent, as a custom JVP rule "
+                    "does when it raises its tangent to a power or passes it through a nonlinear function"),
+         lambda f: (lambda t: t if "defjvp" in f.code else guess(t))(
+             "in the JVP rule, multiply the incoming tangent by the derivative at the primal, `3 * x ** 2 * x_dot`, "
+             "never `x_dot ** 2`: the tangent out must be linear in the tangents in")),
+    Rule("callback-transpose", lambda f: f.says(r"Pure callbacks do not support transpose"),
+         "reverse mode needs a transpose of every step applied to a tangent, and a `pure_callback` is opaque to "
+         "JAX: it has none. A custom JVP rule that calls the callback on its tangent makes it such a step",
+         "in the JVP rule, call the callback on the primal only and multiply the tangent by its result "
+         "(`host_cos(x) * x_dot`): linear in the tangent, it needs no transpose; or give the whole function a "
+         "`jax.custom_vjp` whose backward rule calls the callback"),
+    Rule("integer-output", lambda f: f.says(r"^\w+ requires real-valued outputs .* but got (u?int\d*|bool)\b"),
+         lambda f: (f"an output of `{_differentiated(f)[1]}` is an integer "
+                    f"({f.group(_GOT_DTYPE)}), and integers have no derivative"),
+         lambda f: (f"if it returns the integer beside its result (a count, a flag, an index), return it as an "
+                    f"auxiliary value: `jax.{_differentiated(f)[0]}({_differentiated(f)[1]}, has_aux=True)` "
+                    f"gives `(derivative, extra)`; if the integer is the result, compute it in floats "
+                    f"(`.astype(jnp.float32)`)")),
+    Rule("split-inside-sampler", lambda f: f.says(r"accepts a single key, but was given a key array")
+         and bool(_split_key_arg(f)),
+         lambda f: (f"`jax.random.split({_split_key_arg(f)}, ...)` returns several keys, and the sampler takes "
+                    f"one; splitting `{_split_key_arg(f)}` again also repeats the keys an earlier split of it made"),
+         lambda f: (f"split `{_split_key_arg(f)}` once into as many keys as the code uses and pass one to each "
+                    f"draw (`k1, k2, k3 = jax.random.split({_split_key_arg(f)}, 3)`); for one fresh key here, "
+                    f"`jax.random.split({_split_key_arg(f)})[1]`")),
+    Rule("contract-under-vmap", lambda f: f.says(r"^dot_general requires contracting dimensions to have the same shape")
+         and "vmap(" in f.code,
+         "a matrix product inside the mapped function got operands whose summed axes differ: each element "
+         "`jax.vmap` hands it may still have an axis to map (a batch of vectors where it expects one)",
+         lambda f: guess("if every element still holds several vectors, map over that axis too, "
+                         "`jax.vmap(jax.vmap(fn))` (one `vmap` per batch axis); if an operand's axes are "
+                         "swapped, transpose it (`w.T`)")),
 ]

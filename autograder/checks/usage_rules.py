@@ -104,6 +104,8 @@ def _method_tried(fallback):
         return method_fix(f, call, fallback(f))
     return fix
 
+_SELECT_FLOAT = r"got (?:\w+, )?(float\d+|bfloat16)"   # the float dtype `lax.select` names
+
 USAGE_RULES: list[Rule] = [
     # ---- vmap
     Rule("vmap-sizes", lambda f: f.says(r"^vmap got inconsistent sizes for array axes to be mapped"),
@@ -228,7 +230,8 @@ USAGE_RULES: list[Rule] = [
          "take none (`lambda: 10.0`)"),
     Rule("select-types", lambda f: f.says(r"^lax\.select requires arguments to have the same (dtypes|shapes)"),
          "`lax.select` takes two cases of exactly one dtype and shape, and does not promote or broadcast",
-         "use `jnp.where(pred, a, b)`, which promotes dtypes and broadcasts; or cast both cases to one dtype first"),
+         lambda f: ("use `jnp.where(pred, a, b)`, which promotes dtypes and broadcasts; or cast the other case to "
+                    "one dtype first: `b.astype(jnp." + f.group(_SELECT_FLOAT, default="float32") + ")`")),
     # ---- pytrees
     Rule("tree-structure", lambda f: f.says(r"^pytree structure error") and f.says(r"tree_map"),
          "`jax.tree.map` walks several trees in step, so they must have the same structure",
