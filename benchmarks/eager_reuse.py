@@ -65,12 +65,7 @@ def main():
     totals = {"plain": 0.0, "merged": 0.0}
     for name in names:
         notebook = ROOT / "source" / name / f"{name}.ipynb"
-        best = {}
-        for i in range(a.rounds):
-            for side in (("plain", "merged") if i % 2 == 0 else ("merged", "plain")):
-                got = measure(notebook, side)
-                if side not in best or got["cpu_s"] < best[side]["cpu_s"]:
-                    best[side] = got
+        best = compiles.best_alternated(measure, notebook, ("plain", "merged"), a.rounds)
         for side in totals:
             totals[side] += best[side]["cpu_s"]
         print(f"| {name} | {best['plain']['cpu_s']:.1f}, {best['plain']['compiles']} | "

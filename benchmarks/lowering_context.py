@@ -37,11 +37,9 @@ def main():
     totals = {"plain": 0.0, "shared": 0.0}
     for name in names:
         notebook = ROOT / "source" / name / f"{name}.ipynb"
-        runs: dict = {"plain": [], "shared": []}
-        for r in range(a.rounds):
-            for side in (("plain", "shared") if r % 2 == 0 else ("shared", "plain")):
-                runs[side].append(compiles.count(notebook, ROOT, SHARED if side == "shared" else MERGE, QUICK))
-        best = {side: min(runs[side], key=lambda c: c["cpu_s"]) for side in runs}
+        best = compiles.best_alternated(
+            lambda nb, side: compiles.count(nb, ROOT, SHARED if side == "shared" else MERGE, QUICK),
+            notebook, ("plain", "shared"), a.rounds)
         for side in totals:
             totals[side] += best[side]["cpu_s"]
         print(f"| {name} | {best['plain']['cpu_s']:.1f} | {best['shared']['cpu_s']:.1f} | "
