@@ -13,13 +13,15 @@ message Python, NumPy or JAX words for it, whatever the code around it):
   with a plain number (a scale: `*`).
 
 Part of the one rule table of `rules.py` (`VALUE_RULES`), after the rules read from the student's line:
-each message here has one meaning, so the fix is told, not guessed.
+each message here has one meaning, so the fix is told, not guessed (for an array of objects, a rewrite
+by the error's kind that traced on the student's values comes first: `trial_texts.kind_fix`).
 """
 from __future__ import annotations
 
 import re
 
 from .rule_facts import Facts, Rule
+from .trial_texts import kind_fix
 
 _CONTAINER_OP = r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"
 
@@ -86,9 +88,10 @@ VALUE_RULES: list[Rule] = [
          lambda f: ("a NumPy array of Python objects or strings (dtype `object` or `<U`: what NumPy makes of mixed "
                     "entries, `None`, text or a data frame's column) is not an array of numbers JAX can hold; it was "
                     "passed at " + f.group(r"passed to the function at path (\S+?)\.?$", default="an argument")),
-         "if it holds numbers, convert them first: `x.astype(np.float32)` (replace `None` entries with `np.nan` "
-         "before); if it holds text or other objects, keep it out of the function's arguments (pass only the "
-         "arrays, and use the rest outside)"),
+         lambda f: kind_fix(f) or (
+             "if it holds numbers, convert them first: `x.astype(np.float32)` (replace `None` entries with `np.nan` "
+             "before); if it holds text or other objects, keep it out of the function's arguments (pass only the "
+             "arrays, and use the rest outside)")),
     Rule("array-as-key", lambda f: f.says(r"unhashable type: '(?:[\w.]+\.)?ArrayImpl'") and not f.says(r"static"),
          "a JAX array cannot be a dict key or a set member: it is not hashable (its `==` compares elements)",
          "use Python numbers as keys: `int(i)` for one element, or loop over a NumPy copy, `for i in np.asarray(x)` "
