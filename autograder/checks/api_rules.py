@@ -370,8 +370,9 @@ API_RULES: list[Rule] = [
          lambda f: (f"`{_axes_container(f)[0]}` is a {_axes_container(f)[1]}, and the argument there is a "
                     f"{_axes_container(f)[2]}: a container in `in_axes` must have the argument's own container "
                     f"type and length"),
-         "write one entry for the whole argument instead, `None` (no leaf mapped) or `0`: a single entry covers "
-         "every leaf, and `in_axes` only needs to be a tree prefix of the arguments"),
+         lambda f: ("write one entry for the whole argument instead, `None` (no leaf mapped) or `0`: a single entry "
+                    "covers every leaf, and `in_axes` only needs to be a tree prefix of the arguments; for an axis per "
+                    f"entry, use the argument's own container (a {_axes_container(f)[2]} of entries)")),
     Rule("axes-list", lambda f: f.says(r"(vmap|pmap) (in|out)_axes\[") and f.says(r"<class 'list'>")
          and f.says(r"<class 'tuple'>"),
          lambda f: (f"`{f.group(r'((?:in|out)_axes)', default='in_axes')}` is a list, and JAX reads it as a pytree "
