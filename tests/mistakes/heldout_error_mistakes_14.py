@@ -14,3 +14,35 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+
+# ---- part a
+
+
+@error_case(family="vmap", fix="vmap-kwargs-positional", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/13849",
+            line="return doubled_plus(left, right=right)",
+            fixed="return doubled_plus(left, right)",
+            args=lambda: (jnp.arange(5.0), jnp.ones(5)))
+def add_rows_by_keyword(left, right):
+    doubled_plus = jax.vmap(lambda a, right: a * 2.0 + right, in_axes=(0, 0))
+    return doubled_plus(left, right=right)
+
+
+@error_case(family="loops", fix="pcast-carry-b14a", raises="TypeError",
+            source="https://github.com/jeertmans/DiffeRT/issues/280",
+            line="final, partials = lax.scan(step, jnp.zeros(block.shape[1:]), block)",
+            fixed="final, partials = lax.scan(step, jax.lax.pcast(jnp.zeros(block.shape[1:]), ('rows',), to='varying'), block)",
+            args=lambda: (np.arange(12.0, dtype=np.float32).reshape(4, 3),))
+def sharded_running_sums(rows):
+    mesh = jax.make_mesh((1,), ('rows',), axis_types=(jax.sharding.AxisType.Auto,))
+
+    def per_shard(block):
+        def step(acc, row):
+            acc = acc + row
+            return acc, jnp.sum(acc)
+        final, partials = lax.scan(step, jnp.zeros(block.shape[1:]), block)
+        return final[None], partials
+
+    return jax.jit(jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P('rows'),
+                                 out_specs=(jax.P('rows'), jax.P('rows'))))(rows)
