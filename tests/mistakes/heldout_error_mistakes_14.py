@@ -46,3 +46,23 @@ def sharded_running_sums(rows):
 
     return jax.jit(jax.shard_map(per_shard, mesh=mesh, in_specs=jax.P('rows'),
                                  out_specs=(jax.P('rows'), jax.P('rows'))))(rows)
+
+
+@error_case(family="loops", fix="pcast-carry-b14a", raises="TypeError",
+            source="https://github.com/microsoft/folx/pull/36",
+            line="_, total = lax.while_loop(lambda s: s[0] < x.shape[0], body, (0, jnp.zeros(x.shape[1])))",
+            fixed="_, total = lax.while_loop(lambda s: s[0] < x.shape[0], body, (0, jax.lax.pcast(jnp.zeros(x.shape[1]), ('i',), to='varying')))",
+            args=lambda: (np.arange(12.0, dtype=np.float32).reshape(4, 3),))
+def sharded_projected_squares(samples):
+    mesh = jax.make_mesh((1,), ('i',), axis_types=(jax.sharding.AxisType.Auto,))
+
+    def local(x):
+        basis = jnp.eye(x.shape[1])
+
+        def body(state):
+            k, acc = state
+            return k + 1, acc + (x[k] @ basis) * x[k]
+        _, total = lax.while_loop(lambda s: s[0] < x.shape[0], body, (0, jnp.zeros(x.shape[1])))
+        return total[None]
+
+    return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=jax.P('i'), out_specs=jax.P('i')))(samples)
