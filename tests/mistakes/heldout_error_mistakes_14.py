@@ -66,3 +66,49 @@ def sharded_projected_squares(samples):
         return total[None]
 
     return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=jax.P('i'), out_specs=jax.P('i')))(samples)
+
+
+@error_case(family="grad", fix="np-to-jnp", raises="ConcretizationTypeError",
+            source="https://github.com/jax-ml/jax/issues/9085",
+            line="scale = np.exp(-float(rate))",
+            fixed="scale = jnp.exp(-rate)",
+            args=lambda: (jnp.float32(0.5), jnp.arange(4.0)))
+def decay_rate_gradient(rate0, times):
+    def misfit(rate):
+        scale = np.exp(-float(rate))
+        return jnp.sum((times * scale - 1.0) ** 2)
+    return jax.grad(misfit)(rate0)
+
+
+@error_case(family="vmap", fix="vmap-in-axes-none", raises="ConcretizationTypeError",
+            source="https://openillumi.com/en/en-jax-vmap-fixed-size-jit-misunderstanding",
+            line="return jax.vmap(lambda n, g: jnp.sum(jnp.arange(n) * g))(lengths, gains)",
+            fixed="return jax.vmap(lambda n, g: jnp.sum(jnp.arange(n) * g), in_axes=(None, 0))(int(lengths[0]), gains)",
+            args=lambda: (np.array([4, 4, 4]), jnp.array([0.5, 1.0, 2.0])))
+def ramp_totals(lengths, gains):
+    return jax.vmap(lambda n, g: jnp.sum(jnp.arange(n) * g))(lengths, gains)
+
+
+@error_case(family="vmap", fix="vmap-kwargs-positional", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/10193",
+            line="return shifted(points, shift=offsets)",
+            fixed="return jax.vmap(lambda p, shift: p + jnp.sum(shift), in_axes=(0, None))(points, offsets)",
+            args=lambda: (jnp.arange(3.0), jnp.array([0.25, 0.75])))
+def shift_each_point(points, offsets):
+    shifted = jax.vmap(lambda p, shift: p + jnp.sum(shift))
+    return shifted(points, shift=offsets)
+
+
+@error_case(family="loops", fix="fori_loop", raises="ValueError",
+            source="https://github.com/tensorflow/tensorflow/issues/62828",
+            line="return jax.grad(lambda a: jnp.sum(lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, step(s[0], s[1])), (0, a))[1] ** 2))(basis)",
+            fixed="return jax.grad(lambda a: jnp.sum(lax.fori_loop(0, n, step, a) ** 2))(basis)",
+            args=lambda: (jnp.eye(3) + 0.1,))
+def gram_schmidt_norm_grad(basis):
+    n = basis.shape[-1]
+
+    def step(k, q):
+        v = q[:, k]
+        v = v - q.dot(jnp.where(jnp.arange(n) < k, q.T.dot(v), 0.0))
+        return q.at[:, k].set(v / jnp.linalg.norm(v))
+    return jax.grad(lambda a: jnp.sum(lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, step(s[0], s[1])), (0, a))[1] ** 2))(basis)
