@@ -112,3 +112,39 @@ def gram_schmidt_norm_grad(basis):
         v = v - q.dot(jnp.where(jnp.arange(n) < k, q.T.dot(v), 0.0))
         return q.at[:, k].set(v / jnp.linalg.norm(v))
     return jax.grad(lambda a: jnp.sum(lax.while_loop(lambda s: s[0] < n, lambda s: (s[0] + 1, step(s[0], s[1])), (0, a))[1] ** 2))(basis)
+
+
+@error_case(family="vmap", fix="callback-api", raises="TracerArrayConversionError",
+            source="https://github.com/deepmodeling/jax-fem/issues/3",
+            line="return jnp.asarray(np.linalg.solve(stiffness, load))",
+            fixed="return jax.pure_callback(np.linalg.solve, jax.ShapeDtypeStruct(load.shape, load.dtype), stiffness, load, vmap_method='sequential')",
+            args=lambda: (jnp.stack([jnp.eye(3) * 2.0, jnp.eye(3) * 4.0]), jnp.ones((2, 3))))
+def batched_host_solves(stiffnesses, loads):
+    def solve_one(stiffness, load):
+        return jnp.asarray(np.linalg.solve(stiffness, load))
+    return jax.vmap(solve_one)(stiffnesses, loads)
+
+
+@error_case(family="vmap", fix="batch-leading-axis", raises="ValueError",
+            source="https://github.com/google-research/discs/issues/63",
+            line="return jax.vmap(step)(jax.random.split(key, experiment_models), params)",
+            fixed="return jax.vmap(step)(jax.random.split(key, model_models), params)",
+            args=lambda: (jnp.ones((4, 4)), 8, 1))
+def parallel_burn_in(edge_weight, experiment_models, model_models):
+    key = jax.random.key(0)
+    params = jnp.broadcast_to(edge_weight, (model_models,) + edge_weight.shape)
+    step = lambda k, w: jnp.sum(w) + jax.random.normal(k)
+    return jax.vmap(step)(jax.random.split(key, experiment_models), params)
+
+
+@error_case(family="grad", fix="np-to-jnp", raises="TracerArrayConversionError",
+            source="https://github.com/bsc-quantic/tn4ml/issues/4",
+            line="penalty = np.log(1.0 + np.maximum(norm - 1.0, 0.0))",
+            fixed="penalty = jnp.log(1.0 + jnp.maximum(norm - 1.0, 0.0))",
+            args=lambda: (jnp.ones(4),))
+def regularised_loss_grad(cores):
+    def loss(c):
+        norm = jnp.sqrt(jnp.sum(c ** 2))
+        penalty = np.log(1.0 + np.maximum(norm - 1.0, 0.0))
+        return penalty + jnp.sum(c)
+    return jax.grad(loss)(cores)
