@@ -268,6 +268,7 @@ CATEGORIES = {
     "jnp-clip-b13c": r"jnp\.clip\(|jax\.numpy\.clip\b|(?i:`?\b(jnp\.)?clip\b`?[^\n]{0,30}\b(instead of|not|rather than|in place of)\b[^\n]{0,15}`?(jnp\.|tf\.)?clip_by_value\b|\bclip_by_value\b`?[^\n]{0,40}\b(is|comes from) (TensorFlow|tf)\b)",
     # added with the fourteenth held-out batch, part a (written from the maintainers' fixes alone)
     "pcast-carry-b14a": r"jax\.lax\.(pvary|pcast)\(|(?i:\b(pvary|pcast)\b[^\n]{0,60}\b(initial|init)\w*\b|\b(initial|init)\w*( carry| value)?\b[^\n]{0,60}\b(pvary|pcast|varying)\b[^\n]{0,30}\b(before|first)\b)",
+    "xs-equal-length-b14a": r"(?i)\b(same|equal|matching|consistent)\b[^\n]{0,30}\b(leading[- ]axis |leading[- ]dimension |first[- ]axis )?(length|size|number of (steps|elements|rows))s?\b[^\n]{0,50}\b(xs|scanned|scan|schedule)\b|\b(xs|scanned arrays?|arrays? (you )?scan(ned)? over)\b[^\n]{0,60}\b(same|equal|matching)\b[^\n]{0,25}\b(length|leading[- ]axis( size)?|size)\b|\b(off[- ]by[- ]one|one (element|entry|step) (short|too (few|many)))\b",
 }
 
 

@@ -148,3 +148,19 @@ def regularised_loss_grad(cores):
         penalty = np.log(1.0 + np.maximum(norm - 1.0, 0.0))
         return penalty + jnp.sum(c)
     return jax.grad(loss)(cores)
+
+
+@error_case(family="loops", fix="xs-equal-length-b14a", raises="ValueError",
+            source="https://github.com/blackjax-devs/blackjax/issues/267",
+            line="_, sizes = lax.scan(step, init_step, (draws, jnp.concatenate([jnp.zeros(num_steps // 4), jnp.ones(num_steps - num_steps // 4 - 1)])))",
+            fixed="_, sizes = lax.scan(step, init_step, (draws, jnp.concatenate([jnp.zeros(num_steps // 4), jnp.ones(num_steps - num_steps // 4)])))",
+            args=lambda: (jnp.float32(0.1), 12))
+def adapt_step_sizes(init_step, num_steps):
+    draws = jnp.linspace(0.0, 1.0, num_steps)
+
+    def step(size, inp):
+        u, slow = inp
+        size = jnp.where(slow > 0, size * (0.9 + 0.2 * u), size)
+        return size, size
+    _, sizes = lax.scan(step, init_step, (draws, jnp.concatenate([jnp.zeros(num_steps // 4), jnp.ones(num_steps - num_steps // 4 - 1)])))
+    return sizes
