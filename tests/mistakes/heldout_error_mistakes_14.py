@@ -164,3 +164,26 @@ def adapt_step_sizes(init_step, num_steps):
         return size, size
     _, sizes = lax.scan(step, init_step, (draws, jnp.concatenate([jnp.zeros(num_steps // 4), jnp.ones(num_steps - num_steps // 4 - 1)])))
     return sizes
+
+
+@error_case(family="loops", fix="pcast-carry-b14a", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/27664",
+            line="_, _, y = lax.while_loop(cond, body, (0, jnp.inf, b))",
+            fixed="_, _, y = lax.while_loop(cond, body, (0, jax.lax.pcast(jnp.float32(jnp.inf), ('x',), to='varying'), b))",
+            args=lambda: (np.linspace(0.0, 0.5, 4).astype(np.float32),))
+def sharded_fixed_points(rhs):
+    mesh = jax.make_mesh((1,), ('x',), axis_types=(jax.sharding.AxisType.Auto,))
+
+    def local(b):
+        def cond(state):
+            k, resid, y = state
+            return (k < 50) & (resid > 1e-6)
+
+        def body(state):
+            k, resid, y = state
+            y_new = jnp.cos(y) + b
+            return k + 1, jnp.max(jnp.abs(y_new - y)), y_new
+        _, _, y = lax.while_loop(cond, body, (0, jnp.inf, b))
+        return y
+
+    return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=jax.P('x'), out_specs=jax.P('x')))(rhs)
