@@ -269,6 +269,7 @@ CATEGORIES = {
     # added with the fourteenth held-out batch, part a (written from the maintainers' fixes alone)
     "pcast-carry-b14a": r"jax\.lax\.(pvary|pcast)\(|(?i:\b(pvary|pcast)\b[^\n]{0,60}\b(initial|init)\w*\b|\b(initial|init)\w*( carry| value)?\b[^\n]{0,60}\b(pvary|pcast|varying)\b[^\n]{0,30}\b(before|first)\b)",
     "xs-equal-length-b14a": r"(?i)\b(same|equal|matching|consistent)\b[^\n]{0,30}\b(leading[- ]axis |leading[- ]dimension |first[- ]axis )?(length|size|number of (steps|elements|rows))s?\b[^\n]{0,50}\b(xs|scanned|scan|schedule)\b|\b(xs|scanned arrays?|arrays? (you )?scan(ned)? over)\b[^\n]{0,60}\b(same|equal|matching)\b[^\n]{0,25}\b(length|leading[- ]axis( size)?|size)\b|\b(off[- ]by[- ]one|one (element|entry|step) (short|too (few|many)))\b",
+    "pcast-cotangent-b14a": r"jax\.lax\.(pvary|pcast)\(|(?i:\b(pvary|pcast)\b[^\n]{0,60}\b(cotangents?|seeds?|basis|ones|eye)\b|\b(cotangents?|seeds?|basis)\b[^\n]{0,60}\b(pvary|pcast|varying)\b)",
 }
 
 

@@ -187,3 +187,20 @@ def sharded_fixed_points(rhs):
         return y
 
     return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=jax.P('x'), out_specs=jax.P('x')))(rhs)
+
+
+@error_case(family="grad", fix="pcast-cotangent-b14a", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/29832",
+            line="return jax.vmap(pull)(jnp.eye(y.shape[0]))[0]",
+            fixed="return jax.vmap(pull)(jax.lax.pcast(jnp.eye(y.shape[0]), ('S',), to='varying'))[0]",
+            args=lambda: (np.arange(12.0, dtype=np.float32).reshape(4, 3),
+                          np.arange(8.0, dtype=np.float32).reshape(2, 4)))
+def sharded_output_jacobian(weights, inputs):
+    mesh = jax.make_mesh((1,), ('S',), axis_types=(jax.sharding.AxisType.Auto,))
+
+    def local(w, xs):
+        y, pull = jax.vjp(lambda v: jnp.sum(xs @ v, axis=-1), w)
+        return jax.vmap(pull)(jnp.eye(y.shape[0]))[0]
+
+    return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=(jax.P(), jax.P('S')),
+                                 out_specs=jax.P('S')))(weights, inputs)
