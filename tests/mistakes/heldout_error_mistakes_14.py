@@ -204,3 +204,20 @@ def sharded_output_jacobian(weights, inputs):
 
     return jax.jit(jax.shard_map(local, mesh=mesh, in_specs=(jax.P(), jax.P('S')),
                                  out_specs=jax.P('S')))(weights, inputs)
+
+
+@error_case(family="grad", fix="pcast-cotangent-b14a", raises="ValueError",
+            source="https://github.com/jax-ml/jax/issues/29965",
+            line="return pull(jnp.ones(()))",
+            fixed="return pull(jax.lax.pcast(jnp.ones(()), ('S',), to='varying'))",
+            args=lambda: (np.array([0.5, -1.0, 2.0], dtype=np.float32),
+                          np.arange(12.0, dtype=np.float32).reshape(4, 3)))
+def per_row_param_grads(p, rows):
+    mesh = jax.make_mesh((1,), ('S',), axis_types=(jax.sharding.AxisType.Auto,))
+
+    def one_grad(x):
+        y, pull = jax.vjp(lambda q: jnp.dot(x, q), p)
+        return pull(jnp.ones(()))
+
+    return jax.jit(jax.shard_map(lambda r: lax.map(one_grad, r)[0], mesh=mesh,
+                                 in_specs=jax.P('S'), out_specs=jax.P('S')))(rows)
