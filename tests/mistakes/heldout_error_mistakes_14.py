@@ -14,3 +14,20 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+# ---- part b
+
+
+@error_case(family="keys", fix="key-one-style", raises="ValueError",
+            source="https://github.com/pyro-ppl/numpyro/pull/2073",
+            line="padded = jnp.pad(draw_keys, ((0, pad),))",
+            fixed="padded = jnp.pad(jax.random.key_data(draw_keys), ((0, pad), (0, 0)))",
+            args=lambda: (jnp.array([0.3, -1.2, 0.8, 2.0, 0.1]), 4, 11))
+def chunked_posterior_draws(locs, chunk, seed):
+    draw_keys = jax.random.split(jax.random.key(seed), locs.shape[0])
+    pad = -locs.shape[0] % chunk
+    padded = jnp.pad(draw_keys, ((0, pad),))
+    padded_locs = jnp.pad(locs, (0, pad))
+    chunks = (padded.reshape(-1, chunk, *padded.shape[1:]), padded_locs.reshape(-1, chunk))
+    draws = lax.map(lambda kl: jax.vmap(lambda k, l: l + jax.random.normal(k))(*kl), chunks)
+    return draws.reshape(-1)[:locs.shape[0]]
