@@ -31,3 +31,15 @@ def chunked_posterior_draws(locs, chunk, seed):
     chunks = (padded.reshape(-1, chunk, *padded.shape[1:]), padded_locs.reshape(-1, chunk))
     draws = lax.map(lambda kl: jax.vmap(lambda k, l: l + jax.random.normal(k))(*kl), chunks)
     return draws.reshape(-1)[:locs.shape[0]]
+
+
+@error_case(family="branches", fix="cast", raises="TypeError",
+            source="https://github.com/google-deepmind/optax/pull/1122",
+            line="updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a), a), acc)",
+            fixed="updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a).astype(jnp.float32), a), acc)",
+            args=lambda: (jnp.zeros(3, dtype=jnp.bfloat16), jnp.array([0.5, -1.0, 2.0]), 2, 4))
+def microbatch_accumulate(acc, grads, step, every):
+    acc = acc + grads.astype(acc.dtype)
+    emit = lambda a: (a.astype(jnp.float32) / every, jnp.zeros_like(a))
+    updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a), a), acc)
+    return updates, acc
