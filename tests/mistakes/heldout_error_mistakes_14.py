@@ -43,3 +43,15 @@ def microbatch_accumulate(acc, grads, step, every):
     emit = lambda a: (a.astype(jnp.float32) / every, jnp.zeros_like(a))
     updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a), a), acc)
     return updates, acc
+
+
+@error_case(family="keys", fix="issubdtype-b12c", raises="TypeError",
+            source="https://github.com/google-deepmind/optax/pull/1169",
+            line="hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.scalar_type_of(v) is float else v for name, v in hyper.items()}",
+            fixed="hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.issubdtype(getattr(v, 'dtype', type(v)), jnp.floating) else v for name, v in hyper.items()}",
+            args=lambda: (jnp.array([1.0, -2.0, 0.5]), 2e-3, 17))
+def noisy_update_with_hyperparams(grads, scale, seed):
+    hyper = {'noise_scale': scale, 'noise_key': jax.random.key(seed)}
+    hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.scalar_type_of(v) is float else v for name, v in hyper.items()}
+    noise = jax.random.normal(hyper['noise_key'], grads.shape)
+    return grads + hyper['noise_scale'] * noise
