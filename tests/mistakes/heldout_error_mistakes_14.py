@@ -55,3 +55,17 @@ def noisy_update_with_hyperparams(grads, scale, seed):
     hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.scalar_type_of(v) is float else v for name, v in hyper.items()}
     noise = jax.random.normal(hyper['noise_key'], grads.shape)
     return grads + hyper['noise_scale'] * noise
+
+
+@error_case(family="pytrees", fix="tree-api", raises="TypeError",
+            source="https://github.com/google/jaxopt/pull/597",
+            line="return objective(xx) - jnp.sum(lin * xx)",
+            fixed="return objective(xx) - sum(jax.tree.leaves(jax.tree.map(lambda a, b: jnp.sum(a * b), lin, xx)))",
+            args=lambda: ((jnp.array([1.0, 2.0]), jnp.array([0.5])), (jnp.array([0.3, -0.1]), jnp.array([2.0]))))
+def quadratic_part_matvec(x, lin):
+    def objective(z):
+        return 0.5 * jnp.sum(z[0] ** 2) + 1.5 * jnp.sum(z[1] ** 2) + jnp.sum(lin[0] * z[0]) + jnp.sum(lin[1] * z[1])
+
+    def minus_linear(xx):
+        return objective(xx) - jnp.sum(lin * xx)
+    return jax.grad(minus_linear)(x)
