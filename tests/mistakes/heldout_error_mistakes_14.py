@@ -69,3 +69,14 @@ def quadratic_part_matvec(x, lin):
     def minus_linear(xx):
         return objective(xx) - jnp.sum(lin * xx)
     return jax.grad(minus_linear)(x)
+
+
+@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
+            source="https://github.com/google/jaxopt/pull/420",
+            line="return jax.tree.map(shrink, params, l1reg)",
+            fixed="return jax.tree.map(shrink, params, jax.tree.map(lambda y: l1reg * jnp.ones_like(y), params))",
+            args=lambda: ({'w': jnp.array([0.5, -2.0, 0.05]), 'b': jnp.array([0.1])}, 0.3, 0.5))
+def soft_threshold_params(params, l1reg, step):
+    def shrink(u, lam):
+        return jnp.sign(u) * jax.nn.relu(jnp.abs(u) - lam * step)
+    return jax.tree.map(shrink, params, l1reg)
