@@ -266,6 +266,8 @@ CATEGORIES = {
     "nan-not-none-b13c": r"\b(jnp|np)\.nan\b|float\(['\"]nan['\"]\)|(?i:\bNaN\b[^\n]{0,40}\b(instead of|not|rather than|in place of|for)\b[^\n]{0,20}`?None\b|\b(replace|fill|mark|encode)\w*\b[^\n]{0,40}\b(missing|None)\b[^\n]{0,40}\bNaN\b)",
     "object-to-numeric-b13c": r"\.astype\((np\.|jnp\.)?(float|int)\w*\)|(np|jnp)\.(asarray|array)\([^\n]*dtype=(np\.|jnp\.)?(float|int)|(?i:\b(convert|cast)\w*\b[^\n]{0,40}\bobject\b[^\n]{0,40}\b(numeric|float|int)\w*|\bobject[- ]dtype\b[^\n]{0,60}\b(numeric|float\w*|int\w*) dtype\b)",
     "jnp-clip-b13c": r"jnp\.clip\(|jax\.numpy\.clip\b|(?i:`?\b(jnp\.)?clip\b`?[^\n]{0,30}\b(instead of|not|rather than|in place of)\b[^\n]{0,15}`?(jnp\.|tf\.)?clip_by_value\b|\bclip_by_value\b`?[^\n]{0,40}\b(is|comes from) (TensorFlow|tf)\b)",
+    # added with the fourteenth held-out batch, part b (written from the maintainers' fixes alone)
+    "key-equality-b14b": r"(?i)\bcompare\b[^\n]{0,50}\bkeys?\b[^\n]{0,50}(==|\bequality\b|\bequal\b)|\bkeys?\b[^\n]{0,30}(==|\bequality\b)[^\n]{0,50}\b(instead of|rather than|not)\b[^\n]{0,30}(assert_array_equal|np\.|numpy)|assertEqual\(|\bassert bool\(\w+ == \w+\)",
 }
 
 

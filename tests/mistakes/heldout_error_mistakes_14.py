@@ -80,3 +80,15 @@ def soft_threshold_params(params, l1reg, step):
     def shrink(u, lam):
         return jnp.sign(u) * jax.nn.relu(jnp.abs(u) - lam * step)
     return jax.tree.map(shrink, params, l1reg)
+
+
+@error_case(family="keys", fix="key-equality-b14b", raises="TypeError",
+            source="https://github.com/google/flax/pull/4332",
+            line="np.testing.assert_array_equal(first, second)",
+            fixed="assert bool(first == second)",
+            args=lambda: (jnp.linspace(0.0, 1.0, 4), 5, 2))
+def reproducible_dropout_mask(x, seed, layer):
+    first = jax.random.fold_in(jax.random.key(seed), layer)
+    second = jax.random.fold_in(jax.random.key(seed), layer)
+    np.testing.assert_array_equal(first, second)
+    return x * jax.random.bernoulli(first, 0.8, x.shape)
