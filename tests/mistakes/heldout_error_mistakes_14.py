@@ -92,3 +92,16 @@ def reproducible_dropout_mask(x, seed, layer):
     second = jax.random.fold_in(jax.random.key(seed), layer)
     np.testing.assert_array_equal(first, second)
     return x * jax.random.bernoulli(first, 0.8, x.shape)
+
+
+@error_case(family="keys", fix="typed-key-scalar-b14b", raises="ValueError",
+            source="https://github.com/pyro-ppl/numpyro/pull/1642",
+            line="return draw(rng_key) if rng_key.ndim == 1 else jax.vmap(draw)(rng_key)",
+            fixed="return draw(rng_key) if rng_key.shape == () else jax.vmap(draw)(rng_key)",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]), 3))
+def initial_chain_states(x0, seed):
+    rng_key = jax.random.key(seed)
+
+    def draw(k):
+        return x0 + 0.1 * jax.random.normal(k, x0.shape)
+    return draw(rng_key) if rng_key.ndim == 1 else jax.vmap(draw)(rng_key)
