@@ -201,7 +201,7 @@ FIXES = {
     "linear-tangent-b13c", "minimum-not-clip-b13c", "vmap-per-example-b13c", "scalar-multiply-b13c",
     "nan-not-none-b13c", "object-to-numeric-b13c", "jnp-clip-b13c",
     # added with the fourteenth held-out batch, part b (written from the maintainers' fixes alone)
-    "key-equality-b14b", "typed-key-scalar-b14b",
+    "key-equality-b14b", "typed-key-scalar-b14b", "vmap-cond-b14b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

@@ -269,6 +269,7 @@ CATEGORIES = {
     # added with the fourteenth held-out batch, part b (written from the maintainers' fixes alone)
     "key-equality-b14b": r"(?i)\bcompare\b[^\n]{0,50}\bkeys?\b[^\n]{0,50}(==|\bequality\b|\bequal\b)|\bkeys?\b[^\n]{0,30}(==|\bequality\b)[^\n]{0,50}\b(instead of|rather than|not)\b[^\n]{0,30}(assert_array_equal|np\.|numpy)|assertEqual\(|\bassert bool\(\w+ == \w+\)",
     "typed-key-scalar-b14b": r"(?i)\btyped (PRNG )?keys?\b[^\n]{0,60}\b(shape \(\)|scalars?|0-d|0-dimensional|zero-dimensional|ndim (of )?0)\b|\b(single|one) (typed )?key\b[^\n]{0,40}\bshape \(\)|shape \(\)[^\n]{0,40}\b(not|instead of|rather than)\b[^\n]{0,10}`?\(2,\)|\w+\.shape == \(\)|\w+\.ndim == 0\b|\bis_prng_key\(",
+    "vmap-cond-b14b": r"(?i)\b(jax\.)?vmap\b[^\n]{0,60}\b(lax\.)?(cond|switch)\b|\b(lax\.)?(cond|switch)\b[^\n]{0,60}\b(inside|under|in|with|within) (a )?`?(jax\.)?vmap\b|\b(map|vmap)\b[^\n]{0,30}\bover the batch\b[^\n]{0,40}\b(predicate|condition|branch)",
 }
 
 

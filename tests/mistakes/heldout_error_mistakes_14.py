@@ -105,3 +105,12 @@ def initial_chain_states(x0, seed):
     def draw(k):
         return x0 + 0.1 * jax.random.normal(k, x0.shape)
     return draw(rng_key) if rng_key.ndim == 1 else jax.vmap(draw)(rng_key)
+
+
+@error_case(family="branches", fix="vmap-cond-b14b", raises="TypeError",
+            source="https://github.com/instadeepai/jumanji/issues/28",
+            line="return lax.cond(done, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), reward)",
+            fixed="return jax.vmap(lambda d, rw: lax.cond(d, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), rw))(done, reward)",
+            args=lambda: (jnp.array([False, True, False]), jnp.array([0.5, 1.0, -0.2])))
+def batched_env_timestep(done, reward):
+    return lax.cond(done, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), reward)
