@@ -114,3 +114,14 @@ def initial_chain_states(x0, seed):
             args=lambda: (jnp.array([False, True, False]), jnp.array([0.5, 1.0, -0.2])))
 def batched_env_timestep(done, reward):
     return lax.cond(done, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), reward)
+
+
+@error_case(family="keys", fix="jax-array-type", raises="AttributeError",
+            source="https://github.com/jax-md/jax-md/pull/304",
+            line="key = key_or_seed if isinstance(key_or_seed, jax.random.KeyArray) else jax.random.key(key_or_seed)",
+            fixed="key = key_or_seed if isinstance(key_or_seed, jax.Array) else jax.random.key(key_or_seed)",
+            args=lambda: (jnp.array([0.2, -0.4, 1.0]), 7, 0.1))
+def langevin_kick(momentum, key_or_seed, gamma):
+    key = key_or_seed if isinstance(key_or_seed, jax.random.KeyArray) else jax.random.key(key_or_seed)
+    noise = jax.random.normal(key, momentum.shape)
+    return momentum * (1.0 - gamma) + jnp.sqrt(gamma) * noise
