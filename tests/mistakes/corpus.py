@@ -270,6 +270,7 @@ CATEGORIES = {
     "key-equality-b14b": r"(?i)\bcompare\b[^\n]{0,50}\bkeys?\b[^\n]{0,50}(==|\bequality\b|\bequal\b)|\bkeys?\b[^\n]{0,30}(==|\bequality\b)[^\n]{0,50}\b(instead of|rather than|not)\b[^\n]{0,30}(assert_array_equal|np\.|numpy)|assertEqual\(|\bassert bool\(\w+ == \w+\)",
     "typed-key-scalar-b14b": r"(?i)\btyped (PRNG )?keys?\b[^\n]{0,60}\b(shape \(\)|scalars?|0-d|0-dimensional|zero-dimensional|ndim (of )?0)\b|\b(single|one) (typed )?key\b[^\n]{0,40}\bshape \(\)|shape \(\)[^\n]{0,40}\b(not|instead of|rather than)\b[^\n]{0,10}`?\(2,\)|\w+\.shape == \(\)|\w+\.ndim == 0\b|\bis_prng_key\(",
     "vmap-cond-b14b": r"(?i)\b(jax\.)?vmap\b[^\n]{0,60}\b(lax\.)?(cond|switch)\b|\b(lax\.)?(cond|switch)\b[^\n]{0,60}\b(inside|under|in|with|within) (a )?`?(jax\.)?vmap\b|\b(map|vmap)\b[^\n]{0,30}\bover the batch\b[^\n]{0,40}\b(predicate|condition|branch)",
+    "per-instance-aux-b14b": r"(?i)\b(field|attribute|attr|key)\s*names?\b[^\n]{0,60}\baux(_data| data)?\b|\baux(_data| data)?\b[^\n]{0,60}\b(field|attribute|attr|key)\s*names?\b|\bper[- ]instance\b[^\n]{0,40}\b(flatten\w*|names|fields|attributes|aux\w*)\b|\b(flatten\w*)\b[^\n]{0,40}\b(each|the) instance'?s? own\b|vars\(\w+\)",
 }
 
 

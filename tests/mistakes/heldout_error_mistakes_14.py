@@ -125,3 +125,25 @@ def langevin_kick(momentum, key_or_seed, gamma):
     key = key_or_seed if isinstance(key_or_seed, jax.random.KeyArray) else jax.random.key(key_or_seed)
     noise = jax.random.normal(key, momentum.shape)
     return momentum * (1.0 - gamma) + jnp.sqrt(gamma) * noise
+
+
+@error_case(family="pytrees", fix="per-instance-aux-b14b", raises="AttributeError",
+            source="https://github.com/PyAutoLabs/PyAutoFit/pull/1221",
+            line="jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in names], names), unflatten)",
+            fixed="jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in sorted(vars(g))], tuple(sorted(vars(g)))), unflatten)",
+            args=lambda: ({'bulge': jnp.ones(3), 'mass': jnp.array(2.0)}, {'pixelization': jnp.arange(4.0)}))
+def galaxy_light_sum(lens_kwargs, source_kwargs):
+    class Galaxy:
+        def __init__(self, redshift, **kwargs):
+            self.redshift = redshift
+            self.__dict__.update(kwargs)
+
+    def unflatten(field_names, children):
+        g = object.__new__(Galaxy)
+        g.__dict__.update(zip(field_names, children))
+        return g
+    lens = Galaxy(0.5, **lens_kwargs)
+    source = Galaxy(1.0, **source_kwargs)
+    names = tuple(sorted(vars(lens)))
+    jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in names], names), unflatten)
+    return jax.jit(lambda gs: sum(jnp.sum(leaf) for leaf in jax.tree.leaves(gs)))([lens, source])
