@@ -147,3 +147,12 @@ def galaxy_light_sum(lens_kwargs, source_kwargs):
     names = tuple(sorted(vars(lens)))
     jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in names], names), unflatten)
     return jax.jit(lambda gs: sum(jnp.sum(leaf) for leaf in jax.tree.leaves(gs)))([lens, source])
+
+
+@error_case(family="branches", fix="carry-keep-dtype", raises="TypeError",
+            source="https://github.com/google/tunix/pull/1880",
+            line="return lax.cond(step % accum == accum - 1, lambda m: m * 0.9 + 0.1 * grad_sq, lambda m: m, moment)",
+            fixed="return lax.cond(step % accum == accum - 1, lambda m: (m * 0.9 + 0.1 * grad_sq).astype(m.dtype), lambda m: m, moment)",
+            args=lambda: (jnp.zeros(3, dtype=jnp.bfloat16), jnp.array([0.1, 0.4, 0.9]), 3, 4))
+def accumulated_second_moment(moment, grad_sq, step, accum):
+    return lax.cond(step % accum == accum - 1, lambda m: m * 0.9 + 0.1 * grad_sq, lambda m: m, moment)
