@@ -271,6 +271,7 @@ CATEGORIES = {
     "typed-key-scalar-b14b": r"(?i)\btyped (PRNG )?keys?\b[^\n]{0,60}\b(shape \(\)|scalars?|0-d|0-dimensional|zero-dimensional|ndim (of )?0)\b|\b(single|one) (typed )?key\b[^\n]{0,40}\bshape \(\)|shape \(\)[^\n]{0,40}\b(not|instead of|rather than)\b[^\n]{0,10}`?\(2,\)|\w+\.shape == \(\)|\w+\.ndim == 0\b|\bis_prng_key\(",
     "vmap-cond-b14b": r"(?i)\b(jax\.)?vmap\b[^\n]{0,60}\b(lax\.)?(cond|switch)\b|\b(lax\.)?(cond|switch)\b[^\n]{0,60}\b(inside|under|in|with|within) (a )?`?(jax\.)?vmap\b|\b(map|vmap)\b[^\n]{0,30}\bover the batch\b[^\n]{0,40}\b(predicate|condition|branch)",
     "per-instance-aux-b14b": r"(?i)\b(field|attribute|attr|key)\s*names?\b[^\n]{0,60}\baux(_data| data)?\b|\baux(_data| data)?\b[^\n]{0,60}\b(field|attribute|attr|key)\s*names?\b|\bper[- ]instance\b[^\n]{0,40}\b(flatten\w*|names|fields|attributes|aux\w*)\b|\b(flatten\w*)\b[^\n]{0,40}\b(each|the) instance'?s? own\b|vars\(\w+\)",
+    "tree-transpose-b14b": r"tree_transpose\(|jax\.tree\.transpose\(|(?i:\btranspose\w*\b[^\n]{0,40}\b(the )?(py)?trees?\b|\btree of (tuples|pairs)\b[^\n]{0,40}\b(into|to) (a )?(tuple|pair) of trees\b)",
 }
 
 

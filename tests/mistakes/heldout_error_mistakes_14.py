@@ -156,3 +156,15 @@ def galaxy_light_sum(lens_kwargs, source_kwargs):
             args=lambda: (jnp.zeros(3, dtype=jnp.bfloat16), jnp.array([0.1, 0.4, 0.9]), 3, 4))
 def accumulated_second_moment(moment, grad_sq, step, accum):
     return lax.cond(step % accum == accum - 1, lambda m: m * 0.9 + 0.1 * grad_sq, lambda m: m, moment)
+
+
+@error_case(family="pytrees", fix="tree-transpose-b14b", raises="ValueError",
+            source="https://github.com/metaopt/optree/issues/126",
+            line="means, scales = jax.tree.map(moments, layers)",
+            fixed="means, scales = jax.tree_util.tree_transpose(jax.tree.structure(layers), jax.tree.structure(('*', '*')), jax.tree.map(moments, layers))",
+            args=lambda: ([jnp.array([1.0, 3.0]), jnp.array([[0.5, -0.5], [2.0, 4.0]]), jnp.arange(4.0)],))
+def layer_statistics(layers):
+    def moments(w):
+        return jnp.mean(w), jnp.std(w)
+    means, scales = jax.tree.map(moments, layers)
+    return jnp.stack(means), jnp.stack(scales)
