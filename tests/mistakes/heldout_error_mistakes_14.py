@@ -200,3 +200,15 @@ def step_or_keep_restored(params, grads, lr, step):
     stepped = TrainState(restored.step + 1, restored.params - lr * grads)
     loss = jnp.sum(stepped.params ** 2)
     return lax.cond(jnp.isfinite(loss), lambda: stepped, lambda: restored)
+
+
+@error_case(family="branches", fix="drop-assert-b14b", raises="TracerBoolConversionError",
+            source="https://github.com/exoplanet-dev/jaxoplanet/issues/234",
+            line="assert coeffs[0] != 0.0, 'the (0, 0) coefficient must be non-zero to normalize'",
+            fixed="pass",
+            args=lambda: (jnp.array([[1.0, 0.0, 0.3, 0.0], [2.0, 0.1, -0.4, 0.0]]),))
+def normalized_map_coefficients(batch):
+    def normalize(coeffs):
+        assert coeffs[0] != 0.0, 'the (0, 0) coefficient must be non-zero to normalize'
+        return coeffs / coeffs[0]
+    return jax.vmap(normalize)(batch)
