@@ -212,3 +212,14 @@ def normalized_map_coefficients(batch):
         assert coeffs[0] != 0.0, 'the (0, 0) coefficient must be non-zero to normalize'
         return coeffs / coeffs[0]
     return jax.vmap(normalize)(batch)
+
+
+@error_case(family="keys", fix="is-none-check", raises="TypeError",
+            source="https://github.com/pyro-ppl/numpyro/pull/1992",
+            line="kernel = 0.1 * jax.random.normal(rng_key, (features.shape[-1], width))",
+            fixed="kernel = 0.1 * jax.random.normal(rng_key if rng_key is not None else jax.random.key(0), (features.shape[-1], width))",
+            args=lambda: (jnp.ones((2, 3)), 4, {}))
+def init_dense_from_context(features, width, handler_state):
+    rng_key = handler_state.get('rng_key')
+    kernel = 0.1 * jax.random.normal(rng_key, (features.shape[-1], width))
+    return jnp.tanh(features @ kernel)
