@@ -223,3 +223,13 @@ def init_dense_from_context(features, width, handler_state):
     rng_key = handler_state.get('rng_key')
     kernel = 0.1 * jax.random.normal(rng_key, (features.shape[-1], width))
     return jnp.tanh(features @ kernel)
+
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/google-research/jaxpruner/issues/12",
+            line="return jax.tree.map(lambda m, p: p * m, masks, params)",
+            fixed="return jax.tree.map(lambda m, p: p if m is None else p * m, masks, params, is_leaf=lambda x: x is None)",
+            args=lambda: ({'kernel': jnp.array([[0.5, -0.01], [0.02, 1.5]]), 'bias': jnp.array([0.1, -0.1])}, 0.05))
+def apply_sparsity_masks(params, threshold):
+    masks = {'kernel': (jnp.abs(params['kernel']) > threshold).astype(params['kernel'].dtype), 'bias': None}
+    return jax.tree.map(lambda m, p: p * m, masks, params)
