@@ -233,3 +233,15 @@ def init_dense_from_context(features, width, handler_state):
 def apply_sparsity_masks(params, threshold):
     masks = {'kernel': (jnp.abs(params['kernel']) > threshold).astype(params['kernel'].dtype), 'bias': None}
     return jax.tree.map(lambda m, p: p * m, masks, params)
+
+
+@error_case(family="keys", fix="default-factory-b14b", raises="ValueError",
+            source="https://github.com/gchq/coreax/pull/941",
+            line="KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, jax.random.key(0))])",
+            fixed="KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, dataclasses.field(default_factory=lambda: jax.random.key(0)))])",
+            args=lambda: (jnp.arange(12.0).reshape(6, 2), 3))
+def herding_coreset(data, size):
+    KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, jax.random.key(0))])
+    solver = KernelHerding(size)
+    picks = jax.random.choice(solver.random_key, data.shape[0], (solver.coreset_size,), replace=False)
+    return data[picks]
