@@ -170,22 +170,6 @@ def layer_statistics(layers):
     return jnp.stack(means), jnp.stack(scales)
 
 
-@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
-            source="https://github.com/google/flax/issues/1550",
-            line="return jax.tree.map(functools.partial(jnp.where, finite), new_state, restored)",
-            fixed="return jax.tree.map(functools.partial(jnp.where, finite), new_state, type(new_state)(*restored))",
-            args=lambda: (jnp.array([0.1, 0.2]), jnp.array([0.01, 0.04]), jnp.array([0.3, jnp.inf]), jnp.array([0.05, 0.02])))
-def keep_finite_moments(mu, nu, new_mu, new_nu):
-    class ScaleByAdamState(NamedTuple):
-        mu: jnp.ndarray
-        nu: jnp.ndarray
-    checkpoint = {'mu': mu, 'nu': nu}
-    restored = NamedTuple('ScaleByAdamState', [(k, jnp.ndarray) for k in checkpoint])(**checkpoint)
-    new_state = ScaleByAdamState(new_mu, new_nu)
-    finite = jnp.all(jnp.isfinite(new_mu)) & jnp.all(jnp.isfinite(new_nu))
-    return jax.tree.map(functools.partial(jnp.where, finite), new_state, restored)
-
-
 @error_case(family="branches", fix="tree-same-structure", raises="TypeError",
             source="https://github.com/google/flax/issues/1429",
             line="return lax.cond(jnp.isfinite(loss), lambda: stepped, lambda: restored)",
