@@ -204,6 +204,7 @@ FIXES = {
     "key-equality-b14b", "typed-key-scalar-b14b", "vmap-cond-b14b",
     "per-instance-aux-b14b", "tree-transpose-b14b",
     "drop-assert-b14b", "default-factory-b14b",
+    "ravel-pytree-b14b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

@@ -274,6 +274,7 @@ CATEGORIES = {
     "tree-transpose-b14b": r"tree_transpose\(|jax\.tree\.transpose\(|(?i:\btranspose\w*\b[^\n]{0,40}\b(the )?(py)?trees?\b|\btree of (tuples|pairs)\b[^\n]{0,40}\b(into|to) (a )?(tuple|pair) of trees\b)",
     "drop-assert-b14b": r"(?i)\b(remove|drop|delete|omit|skip|take out|get rid of)\w*\b[^\n]{0,30}\b(the |this |that |python'?s? )?`?assert\b|\bassert\w*\b[^\n]{0,60}\b(cannot|can't|won't|does not|doesn't|will not)\b[^\n]{0,30}\b(work|run|be checked|be evaluated)\b[^\n]{0,30}\b(trac\w+|jit\w*|vmap\w*|transform\w*)|\b(instead of|rather than|not)\b[^\n]{0,15}(a |an )?(python )?`?assert\b[^\n]{0,40}\b(error_if|checkify|debug\.callback)",
     "default-factory-b14b": r"default_factory|(?i:\b(build|create|make)\w*\b[^\n]{0,30}\b(the )?key\b[^\n]{0,30}\b(per|for each|in each|every) instance\b|\bfactory\b[^\n]{0,30}\b(for|of|that returns) (the |a )?(default|key))",
+    "ravel-pytree-b14b": r"ravel_pytree|(?i:\b(flatten|ravel|concatenate)\w*\b[^\n]{0,40}\b(the )?(py)?tree\b[^\n]{0,40}\b(into |to )?(a |one )?(1-?d|one-dimensional|single|flat) (array|vector)\b|\bunravel\w*\b[^\n]{0,40}\b(inside|in) the (objective|loss|function)\b)",
 }
 
 

@@ -13,11 +13,11 @@ How the cases were made: each function is reduced from one public thread (an iss
 that fixed it) that no earlier file in `tests/mistakes` cites. Most threads were found by reading the git
 history of downstream projects for fix commits about keys, pytrees and conditionals (numpyro, optax,
 jaxopt, flax, jax-md, coreax, jaxoplanet) and by searching issue trackers with the text of JAX's errors
-(jumanji, tunix, optree, PyAutoFit, jaxpruner). The code is new (own names and numbers); the mistake and
-the fix are the thread's. Called eagerly on `args()` with the pinned jax, each function raises `raises` at
+(jumanji, tunix, optree, PyAutoFit, jaxpruner, blackjax). The code is new (own names and numbers); the
+mistake and the fix are the thread's. Called eagerly on `args()` with the pinned jax, each function raises `raises` at
 `line`, and runs with `fixed` in its place; only the module-level names allowed by the checker are used.
 
-The 17 cases (branches 5, pytrees 5, keys 7), one thread each:
+The 18 cases (branches 5, pytrees 6, keys 7), one thread each:
 - keys: numpyro PR 2073 (typed keys padded with `jnp.pad` before a chunked vmap; pad their `key_data`),
   optax PR 1169 (`jax.dtypes.scalar_type_of` on a typed key among hyperparameters; test the dtype with
   `issubdtype`), flax PR 4332 (`np.testing.assert_array_equal` on typed keys; compare the keys with `==`),
@@ -35,7 +35,9 @@ The 17 cases (branches 5, pytrees 5, keys 7), one thread each:
   float hyperparameter mapped against a parameter dict; broadcast it to the params' structure), PyAutoFit
   PR 1221 (a flatten rule that reuses the first instance's attribute names; flatten each instance's own
   names into aux data), optree issue 126 (unpacking a tree of pairs returned by `tree.map`; transpose it),
-  jaxpruner issue 12 (`None` masks mapped against arrays; `is_leaf=lambda x: x is None`).
+  jaxpruner issue 12 (`None` masks mapped against arrays; `is_leaf=lambda x: x is None`), blackjax issue
+  227 (a tuple of arrays as the initial point of a flat-vector minimizer; `ravel_pytree` it and unravel
+  inside the objective).
 
 New fix categories (added to `FIXES` and `corpus.CATEGORIES`, regexes written from the maintainers' fixes
 alone): `key-equality-b14b` (compare keys with `==` rather than through NumPy), `typed-key-scalar-b14b`
@@ -43,8 +45,9 @@ alone): `key-equality-b14b` (compare keys with `==` rather than through NumPy), 
 instead of giving it a batched predicate), `per-instance-aux-b14b` (flatten each instance's own field
 names into the aux data), `tree-transpose-b14b` (transpose a tree of tuples into a tuple of trees),
 `drop-assert-b14b` (remove a Python `assert` on a traced value), `default-factory-b14b` (build the key
-with `default_factory`). Existing categories used: key-one-style, issubdtype-b12c, jax-array-type,
-is-none-check, cast, carry-keep-dtype, tree-same-structure, tree-api, none-leaf.
+with `default_factory`), `ravel-pytree-b14b` (flatten the tree into one vector with `ravel_pytree`
+and unravel it inside the objective). Existing categories used: key-one-style, issubdtype-b12c,
+jax-array-type, is-none-check, cast, carry-keep-dtype, tree-same-structure, tree-api, none-leaf.
 
 Caveats, where `fixed` is not the thread's literal line: optax PR 1122 casts with `.astype(upd.dtype)`,
 written here as `.astype(jnp.float32)` (the other branch's dtype); jaxopt PR 597 uses jaxopt's
@@ -57,13 +60,15 @@ flatten rule that reads `vars(g)` per instance. Inferred: jumanji issue 28 (the 
 vmap the wrapped environment, so `fixed` vmaps the cond), flax issue 1429 (the maintainer fixed flax's
 deserialization to restore the original NamedTuple class; `fixed` rebuilds the restored value with that
 class), tunix PR 1880 (restores floating state leaves to their captured dtypes; `fixed` casts the updated
-moment back), optree issue 126 (the fix is the reporter's `tree_transpose` call from the thread) and
-jaxoplanet issue 234 (the maintainers deleted the assert in PR 236; `fixed` is `pass`).
+moment back), optree issue 126 (the fix is the reporter's `tree_transpose` call from the thread),
+jaxoplanet issue 234 (the maintainers deleted the assert in PR 236; `fixed` is `pass`) and blackjax issue
+227 (reduced with `jax.scipy.optimize.minimize` in place of blackjax's own L-BFGS; `fixed` is the
+ravel-then-unravel approach the maintainers proposed in the thread).
 
-Shortfall and notes: the brief asked for 15 (5 per family) and allowed 18; 18 were written, and flax issue
-1550 (the pytree twin of flax issue 1429) was dropped because it was a third case with JAX's "pytree
-structure error: different types" message. Uncited branch threads were the scarcest: most `lax.cond` and
-`lax.switch` threads in JAX's and the usual libraries' trackers are already cited.
+Notes: the brief asked for 15 (5 per family) and allowed 18; 18 are here. A case from flax issue 1550
+(the pytree twin of flax issue 1429) was written and then dropped, because it was a third case with JAX's
+"pytree structure error: different types" message. Uncited branch threads were the scarcest: most
+`lax.cond` and `lax.switch` threads in JAX's and the usual libraries' trackers are already cited.
 """
 from __future__ import annotations
 
@@ -292,3 +297,20 @@ def herding_coreset(data, size):
     solver = KernelHerding(size)
     picks = jax.random.choice(solver.random_key, data.shape[0], (solver.coreset_size,), replace=False)
     return data[picks]
+
+
+@error_case(family="pytrees", fix="ravel-pytree-b14b", raises="ValueError",
+            source="https://github.com/blackjax-devs/blackjax/issues/227",
+            line="result = minimize(lambda x: neg_log_post(x), init, method='BFGS')",
+            fixed="result = minimize(lambda x: neg_log_post(unravel(x)), ravel_pytree(init)[0], method='BFGS')",
+            args=lambda: ((jnp.array([0.2, -0.1]), jnp.array(0.5)), jnp.array([1.0, 2.0, 0.5])))
+def posterior_mode(init, data):
+    from jax.flatten_util import ravel_pytree
+    from jax.scipy.optimize import minimize
+
+    def neg_log_post(p):
+        loc, log_scale = p
+        return jnp.sum((data[:, None] - loc) ** 2) * jnp.exp(-2 * log_scale) / 2 + data.size * log_scale
+    _, unravel = ravel_pytree(init)
+    result = minimize(lambda x: neg_log_post(x), init, method='BFGS')
+    return unravel(result.x)
