@@ -202,6 +202,11 @@ FIXES = {
     "nan-not-none-b13c", "object-to-numeric-b13c", "jnp-clip-b13c",
     # added with the fourteenth held-out batch, part a (written from the maintainers' fixes alone)
     "pcast-carry-b14a", "xs-equal-length-b14a", "pcast-cotangent-b14a",
+    # added with the fourteenth held-out batch, part b (written from the maintainers' fixes alone)
+    "key-equality-b14b", "typed-key-scalar-b14b", "vmap-cond-b14b",
+    "per-instance-aux-b14b", "tree-transpose-b14b",
+    "drop-assert-b14b", "default-factory-b14b",
+    "ravel-pytree-b14b",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked

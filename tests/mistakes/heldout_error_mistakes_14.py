@@ -55,6 +55,74 @@ the mined trackers were the hardest to find, and two further grad candidates (a 
 `custom_vjp`, `.item()` inside a differentiated function) no longer raise on the pinned jax.
 
 14 cases, 14 threads.
+
+## Part b
+
+Part b of the fourteenth held-out batch (the families branches, pytrees and keys), written by a blind helper
+session that never opened the rules under `autograder/` nor any message the course prints. It reads only
+`corpus.CATEGORIES`/`error_case`, `check_error_cases.py` and the earlier batch files (for their format and
+the threads they cite).
+
+How the cases were made: each function is reduced from one public thread (an issue, or the pull request
+that fixed it) that no earlier file in `tests/mistakes` cites. Most threads were found by reading the git
+history of downstream projects for fix commits about keys, pytrees and conditionals (numpyro, optax,
+jaxopt, flax, jax-md, coreax, jaxoplanet) and by searching issue trackers with the text of JAX's errors
+(jumanji, tunix, optree, PyAutoFit, jaxpruner, blackjax). The code is new (own names and numbers); the
+mistake and the fix are the thread's. Called eagerly on `args()` with the pinned jax, each function raises `raises` at
+`line`, and runs with `fixed` in its place; only the module-level names allowed by the checker are used.
+
+The 18 cases (branches 5, pytrees 6, keys 7), one thread each:
+- keys: numpyro PR 2073 (typed keys padded with `jnp.pad` before a chunked vmap; pad their `key_data`),
+  optax PR 1169 (`jax.dtypes.scalar_type_of` on a typed key among hyperparameters; test the dtype with
+  `issubdtype`), flax PR 4332 (`np.testing.assert_array_equal` on typed keys; compare the keys with `==`),
+  numpyro PR 1642 (a single key detected by `ndim == 1`, which a typed key fails, so it is vmapped over),
+  jax-md PR 304 (`jax.random.KeyArray`, removed from JAX; use `jax.Array`), numpyro PR 1992 (a key that is
+  `None` when no key was provided; fall back to `jax.random.key(0)`), coreax PR 941 (a key array as a
+  dataclass field default; use `default_factory`).
+- branches: optax PR 1122 (gradient accumulation `lax.cond` whose skip branch returns bfloat16 zeros
+  against float32 updates; cast), tunix PR 1880 (an update branch promotes a bfloat16 moment to float32;
+  cast back to the moment's dtype), jumanji issue 28 (`lax.cond` on a batched `done` vector; vmap the
+  per-environment cond), flax issue 1429 (a restored state rebuilt with a look-alike NamedTuple class
+  returned from the other branch; rebuild it with the state's own class), jaxoplanet issue 234 (a Python
+  `assert` on a traced coefficient under vmap; drop it).
+- pytrees: jaxopt PR 597 (`jnp.sum(c * x)` on tuples of arrays; map over the leaves), jaxopt PR 420 (a
+  float hyperparameter mapped against a parameter dict; broadcast it to the params' structure), PyAutoFit
+  PR 1221 (a flatten rule that reuses the first instance's attribute names; flatten each instance's own
+  names into aux data), optree issue 126 (unpacking a tree of pairs returned by `tree.map`; transpose it),
+  jaxpruner issue 12 (`None` masks mapped against arrays; `is_leaf=lambda x: x is None`), blackjax issue
+  227 (a tuple of arrays as the initial point of a flat-vector minimizer; `ravel_pytree` it and unravel
+  inside the objective).
+
+New fix categories (added to `FIXES` and `corpus.CATEGORIES`, regexes written from the maintainers' fixes
+alone): `key-equality-b14b` (compare keys with `==` rather than through NumPy), `typed-key-scalar-b14b`
+(a typed key is a scalar of shape `()`, not a `(2,)` array), `vmap-cond-b14b` (vmap the per-example cond
+instead of giving it a batched predicate), `per-instance-aux-b14b` (flatten each instance's own field
+names into the aux data), `tree-transpose-b14b` (transpose a tree of tuples into a tuple of trees),
+`drop-assert-b14b` (remove a Python `assert` on a traced value), `default-factory-b14b` (build the key
+with `default_factory`), `ravel-pytree-b14b` (flatten the tree into one vector with `ravel_pytree`
+and unravel it inside the objective). Existing categories used: key-one-style, issubdtype-b12c,
+jax-array-type, is-none-check, cast, carry-keep-dtype, tree-same-structure, tree-api, none-leaf.
+
+Caveats, where `fixed` is not the thread's literal line: optax PR 1122 casts with `.astype(upd.dtype)`,
+written here as `.astype(jnp.float32)` (the other branch's dtype); jaxopt PR 597 uses jaxopt's
+`tree_sum(tree_mul(c, x))`, written with `jax.tree.map`/`jax.tree.leaves`; flax PR 4332 uses
+`self.assertEqual(key1, key2)`, written as `assert bool(first == second)`; numpyro PR 1642 calls numpyro's
+`is_prng_key`, whose typed-key test `shape == ()` is inlined; numpyro PR 1992 sets the default on the line
+before, written inline; coreax PR 941 changes a field of an equinox module, written with
+`dataclasses.make_dataclass` so that the failing line carries the fix; PyAutoFit PR 1221 is reduced to a
+flatten rule that reads `vars(g)` per instance. Inferred: jumanji issue 28 (the thread's workaround is to
+vmap the wrapped environment, so `fixed` vmaps the cond), flax issue 1429 (the maintainer fixed flax's
+deserialization to restore the original NamedTuple class; `fixed` rebuilds the restored value with that
+class), tunix PR 1880 (restores floating state leaves to their captured dtypes; `fixed` casts the updated
+moment back), optree issue 126 (the fix is the reporter's `tree_transpose` call from the thread),
+jaxoplanet issue 234 (the maintainers deleted the assert in PR 236; `fixed` is `pass`) and blackjax issue
+227 (reduced with `jax.scipy.optimize.minimize` in place of blackjax's own L-BFGS; `fixed` is the
+ravel-then-unravel approach the maintainers proposed in the thread).
+
+Notes: the brief asked for 15 (5 per family) and allowed 18; 18 are here. A case from flax issue 1550
+(the pytree twin of flax issue 1429) was written and then dropped, because it was a third case with JAX's
+"pytree structure error: different types" message. Uncited branch threads were the scarcest: most
+`lax.cond` and `lax.switch` threads in JAX's and the usual libraries' trackers are already cited.
 """
 from __future__ import annotations
 
@@ -275,3 +343,234 @@ def per_row_param_grads(p, rows):
 
     return jax.jit(jax.shard_map(lambda r: lax.map(one_grad, r)[0], mesh=mesh,
                                  in_specs=jax.P('S'), out_specs=jax.P('S')))(rows)
+# ---- part b
+
+
+@error_case(family="keys", fix="key-one-style", raises="ValueError",
+            source="https://github.com/pyro-ppl/numpyro/pull/2073",
+            line="padded = jnp.pad(draw_keys, ((0, pad),))",
+            fixed="padded = jnp.pad(jax.random.key_data(draw_keys), ((0, pad), (0, 0)))",
+            args=lambda: (jnp.array([0.3, -1.2, 0.8, 2.0, 0.1]), 4, 11))
+def chunked_posterior_draws(locs, chunk, seed):
+    draw_keys = jax.random.split(jax.random.key(seed), locs.shape[0])
+    pad = -locs.shape[0] % chunk
+    padded = jnp.pad(draw_keys, ((0, pad),))
+    padded_locs = jnp.pad(locs, (0, pad))
+    chunks = (padded.reshape(-1, chunk, *padded.shape[1:]), padded_locs.reshape(-1, chunk))
+    draws = lax.map(lambda kl: jax.vmap(lambda k, l: l + jax.random.normal(k))(*kl), chunks)
+    return draws.reshape(-1)[:locs.shape[0]]
+
+
+@error_case(family="branches", fix="cast", raises="TypeError",
+            source="https://github.com/google-deepmind/optax/pull/1122",
+            line="updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a), a), acc)",
+            fixed="updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a).astype(jnp.float32), a), acc)",
+            args=lambda: (jnp.zeros(3, dtype=jnp.bfloat16), jnp.array([0.5, -1.0, 2.0]), 2, 4))
+def microbatch_accumulate(acc, grads, step, every):
+    acc = acc + grads.astype(acc.dtype)
+    emit = lambda a: (a.astype(jnp.float32) / every, jnp.zeros_like(a))
+    updates, acc = lax.cond((step + 1) % every == 0, emit, lambda a: (jnp.zeros_like(a), a), acc)
+    return updates, acc
+
+
+@error_case(family="keys", fix="issubdtype-b12c", raises="TypeError",
+            source="https://github.com/google-deepmind/optax/pull/1169",
+            line="hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.scalar_type_of(v) is float else v for name, v in hyper.items()}",
+            fixed="hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.issubdtype(getattr(v, 'dtype', type(v)), jnp.floating) else v for name, v in hyper.items()}",
+            args=lambda: (jnp.array([1.0, -2.0, 0.5]), 2e-3, 17))
+def noisy_update_with_hyperparams(grads, scale, seed):
+    hyper = {'noise_scale': scale, 'noise_key': jax.random.key(seed)}
+    hyper = {name: jnp.asarray(v, jnp.float32) if jax.dtypes.scalar_type_of(v) is float else v for name, v in hyper.items()}
+    noise = jax.random.normal(hyper['noise_key'], grads.shape)
+    return grads + hyper['noise_scale'] * noise
+
+
+@error_case(family="pytrees", fix="tree-api", raises="TypeError",
+            source="https://github.com/google/jaxopt/pull/597",
+            line="return objective(xx) - jnp.sum(lin * xx)",
+            fixed="return objective(xx) - sum(jax.tree.leaves(jax.tree.map(lambda a, b: jnp.sum(a * b), lin, xx)))",
+            args=lambda: ((jnp.array([1.0, 2.0]), jnp.array([0.5])), (jnp.array([0.3, -0.1]), jnp.array([2.0]))))
+def quadratic_part_matvec(x, lin):
+    def objective(z):
+        return 0.5 * jnp.sum(z[0] ** 2) + 1.5 * jnp.sum(z[1] ** 2) + jnp.sum(lin[0] * z[0]) + jnp.sum(lin[1] * z[1])
+
+    def minus_linear(xx):
+        return objective(xx) - jnp.sum(lin * xx)
+    return jax.grad(minus_linear)(x)
+
+
+@error_case(family="pytrees", fix="tree-same-structure", raises="ValueError",
+            source="https://github.com/google/jaxopt/pull/420",
+            line="return jax.tree.map(shrink, params, l1reg)",
+            fixed="return jax.tree.map(shrink, params, jax.tree.map(lambda y: l1reg * jnp.ones_like(y), params))",
+            args=lambda: ({'w': jnp.array([0.5, -2.0, 0.05]), 'b': jnp.array([0.1])}, 0.3, 0.5))
+def soft_threshold_params(params, l1reg, step):
+    def shrink(u, lam):
+        return jnp.sign(u) * jax.nn.relu(jnp.abs(u) - lam * step)
+    return jax.tree.map(shrink, params, l1reg)
+
+
+@error_case(family="keys", fix="key-equality-b14b", raises="TypeError",
+            source="https://github.com/google/flax/pull/4332",
+            line="np.testing.assert_array_equal(first, second)",
+            fixed="assert bool(first == second)",
+            args=lambda: (jnp.linspace(0.0, 1.0, 4), 5, 2))
+def reproducible_dropout_mask(x, seed, layer):
+    first = jax.random.fold_in(jax.random.key(seed), layer)
+    second = jax.random.fold_in(jax.random.key(seed), layer)
+    np.testing.assert_array_equal(first, second)
+    return x * jax.random.bernoulli(first, 0.8, x.shape)
+
+
+@error_case(family="keys", fix="typed-key-scalar-b14b", raises="ValueError",
+            source="https://github.com/pyro-ppl/numpyro/pull/1642",
+            line="return draw(rng_key) if rng_key.ndim == 1 else jax.vmap(draw)(rng_key)",
+            fixed="return draw(rng_key) if rng_key.shape == () else jax.vmap(draw)(rng_key)",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]), 3))
+def initial_chain_states(x0, seed):
+    rng_key = jax.random.key(seed)
+
+    def draw(k):
+        return x0 + 0.1 * jax.random.normal(k, x0.shape)
+    return draw(rng_key) if rng_key.ndim == 1 else jax.vmap(draw)(rng_key)
+
+
+@error_case(family="branches", fix="vmap-cond-b14b", raises="TypeError",
+            source="https://github.com/instadeepai/jumanji/issues/28",
+            line="return lax.cond(done, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), reward)",
+            fixed="return jax.vmap(lambda d, rw: lax.cond(d, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), rw))(done, reward)",
+            args=lambda: (jnp.array([False, True, False]), jnp.array([0.5, 1.0, -0.2])))
+def batched_env_timestep(done, reward):
+    return lax.cond(done, lambda r: (r, jnp.zeros_like(r)), lambda r: (r, jnp.ones_like(r)), reward)
+
+
+@error_case(family="keys", fix="jax-array-type", raises="AttributeError",
+            source="https://github.com/jax-md/jax-md/pull/304",
+            line="key = key_or_seed if isinstance(key_or_seed, jax.random.KeyArray) else jax.random.key(key_or_seed)",
+            fixed="key = key_or_seed if isinstance(key_or_seed, jax.Array) else jax.random.key(key_or_seed)",
+            args=lambda: (jnp.array([0.2, -0.4, 1.0]), 7, 0.1))
+def langevin_kick(momentum, key_or_seed, gamma):
+    key = key_or_seed if isinstance(key_or_seed, jax.random.KeyArray) else jax.random.key(key_or_seed)
+    noise = jax.random.normal(key, momentum.shape)
+    return momentum * (1.0 - gamma) + jnp.sqrt(gamma) * noise
+
+
+@error_case(family="pytrees", fix="per-instance-aux-b14b", raises="AttributeError",
+            source="https://github.com/PyAutoLabs/PyAutoFit/pull/1221",
+            line="jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in names], names), unflatten)",
+            fixed="jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in sorted(vars(g))], tuple(sorted(vars(g)))), unflatten)",
+            args=lambda: ({'bulge': jnp.ones(3), 'mass': jnp.array(2.0)}, {'pixelization': jnp.arange(4.0)}))
+def galaxy_light_sum(lens_kwargs, source_kwargs):
+    class Galaxy:
+        def __init__(self, redshift, **kwargs):
+            self.redshift = redshift
+            self.__dict__.update(kwargs)
+
+    def unflatten(field_names, children):
+        g = object.__new__(Galaxy)
+        g.__dict__.update(zip(field_names, children))
+        return g
+    lens = Galaxy(0.5, **lens_kwargs)
+    source = Galaxy(1.0, **source_kwargs)
+    names = tuple(sorted(vars(lens)))
+    jax.tree_util.register_pytree_node(Galaxy, lambda g: ([getattr(g, n) for n in names], names), unflatten)
+    return jax.jit(lambda gs: sum(jnp.sum(leaf) for leaf in jax.tree.leaves(gs)))([lens, source])
+
+
+@error_case(family="branches", fix="carry-keep-dtype", raises="TypeError",
+            source="https://github.com/google/tunix/pull/1880",
+            line="return lax.cond(step % accum == accum - 1, lambda m: m * 0.9 + 0.1 * grad_sq, lambda m: m, moment)",
+            fixed="return lax.cond(step % accum == accum - 1, lambda m: (m * 0.9 + 0.1 * grad_sq).astype(m.dtype), lambda m: m, moment)",
+            args=lambda: (jnp.zeros(3, dtype=jnp.bfloat16), jnp.array([0.1, 0.4, 0.9]), 3, 4))
+def accumulated_second_moment(moment, grad_sq, step, accum):
+    return lax.cond(step % accum == accum - 1, lambda m: m * 0.9 + 0.1 * grad_sq, lambda m: m, moment)
+
+
+@error_case(family="pytrees", fix="tree-transpose-b14b", raises="ValueError",
+            source="https://github.com/metaopt/optree/issues/126",
+            line="means, scales = jax.tree.map(moments, layers)",
+            fixed="means, scales = jax.tree_util.tree_transpose(jax.tree.structure(layers), jax.tree.structure(('*', '*')), jax.tree.map(moments, layers))",
+            args=lambda: ([jnp.array([1.0, 3.0]), jnp.array([[0.5, -0.5], [2.0, 4.0]]), jnp.arange(4.0)],))
+def layer_statistics(layers):
+    def moments(w):
+        return jnp.mean(w), jnp.std(w)
+    means, scales = jax.tree.map(moments, layers)
+    return jnp.stack(means), jnp.stack(scales)
+
+
+@error_case(family="branches", fix="tree-same-structure", raises="TypeError",
+            source="https://github.com/google/flax/issues/1429",
+            line="return lax.cond(jnp.isfinite(loss), lambda: stepped, lambda: restored)",
+            fixed="return lax.cond(jnp.isfinite(loss), lambda: stepped, lambda: type(stepped)(*restored))",
+            args=lambda: (jnp.array([1.0, -2.0]), jnp.array([0.5, 0.5]), 0.1, 3))
+def step_or_keep_restored(params, grads, lr, step):
+    class TrainState(NamedTuple):
+        step: jnp.ndarray
+        params: jnp.ndarray
+    saved = {'step': jnp.asarray(step), 'params': params}
+    restored = NamedTuple('TrainState', [(k, jnp.ndarray) for k in saved])(**saved)
+    stepped = TrainState(restored.step + 1, restored.params - lr * grads)
+    loss = jnp.sum(stepped.params ** 2)
+    return lax.cond(jnp.isfinite(loss), lambda: stepped, lambda: restored)
+
+
+@error_case(family="branches", fix="drop-assert-b14b", raises="TracerBoolConversionError",
+            source="https://github.com/exoplanet-dev/jaxoplanet/issues/234",
+            line="assert coeffs[0] != 0.0, 'the (0, 0) coefficient must be non-zero to normalize'",
+            fixed="pass",
+            args=lambda: (jnp.array([[1.0, 0.0, 0.3, 0.0], [2.0, 0.1, -0.4, 0.0]]),))
+def normalized_map_coefficients(batch):
+    def normalize(coeffs):
+        assert coeffs[0] != 0.0, 'the (0, 0) coefficient must be non-zero to normalize'
+        return coeffs / coeffs[0]
+    return jax.vmap(normalize)(batch)
+
+
+@error_case(family="keys", fix="is-none-check", raises="TypeError",
+            source="https://github.com/pyro-ppl/numpyro/pull/1992",
+            line="kernel = 0.1 * jax.random.normal(rng_key, (features.shape[-1], width))",
+            fixed="kernel = 0.1 * jax.random.normal(rng_key if rng_key is not None else jax.random.key(0), (features.shape[-1], width))",
+            args=lambda: (jnp.ones((2, 3)), 4, {}))
+def init_dense_from_context(features, width, handler_state):
+    rng_key = handler_state.get('rng_key')
+    kernel = 0.1 * jax.random.normal(rng_key, (features.shape[-1], width))
+    return jnp.tanh(features @ kernel)
+
+
+@error_case(family="pytrees", fix="none-leaf", raises="ValueError",
+            source="https://github.com/google-research/jaxpruner/issues/12",
+            line="return jax.tree.map(lambda m, p: p * m, masks, params)",
+            fixed="return jax.tree.map(lambda m, p: p if m is None else p * m, masks, params, is_leaf=lambda x: x is None)",
+            args=lambda: ({'kernel': jnp.array([[0.5, -0.01], [0.02, 1.5]]), 'bias': jnp.array([0.1, -0.1])}, 0.05))
+def apply_sparsity_masks(params, threshold):
+    masks = {'kernel': (jnp.abs(params['kernel']) > threshold).astype(params['kernel'].dtype), 'bias': None}
+    return jax.tree.map(lambda m, p: p * m, masks, params)
+
+
+@error_case(family="keys", fix="default-factory-b14b", raises="ValueError",
+            source="https://github.com/gchq/coreax/pull/941",
+            line="KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, jax.random.key(0))])",
+            fixed="KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, dataclasses.field(default_factory=lambda: jax.random.key(0)))])",
+            args=lambda: (jnp.arange(12.0).reshape(6, 2), 3))
+def herding_coreset(data, size):
+    KernelHerding = dataclasses.make_dataclass('KernelHerding', [('coreset_size', int), ('random_key', jax.Array, jax.random.key(0))])
+    solver = KernelHerding(size)
+    picks = jax.random.choice(solver.random_key, data.shape[0], (solver.coreset_size,), replace=False)
+    return data[picks]
+
+
+@error_case(family="pytrees", fix="ravel-pytree-b14b", raises="ValueError",
+            source="https://github.com/blackjax-devs/blackjax/issues/227",
+            line="result = minimize(lambda x: neg_log_post(x), init, method='BFGS')",
+            fixed="result = minimize(lambda x: neg_log_post(unravel(x)), ravel_pytree(init)[0], method='BFGS')",
+            args=lambda: ((jnp.array([0.2, -0.1]), jnp.array(0.5)), jnp.array([1.0, 2.0, 0.5])))
+def posterior_mode(init, data):
+    from jax.flatten_util import ravel_pytree
+    from jax.scipy.optimize import minimize
+
+    def neg_log_post(p):
+        loc, log_scale = p
+        return jnp.sum((data[:, None] - loc) ** 2) * jnp.exp(-2 * log_scale) / 2 + data.size * log_scale
+    _, unravel = ravel_pytree(init)
+    result = minimize(lambda x: neg_log_post(x), init, method='BFGS')
+    return unravel(result.x)
