@@ -14,3 +14,19 @@ import numpy as np  # noqa: F401
 from jax import lax  # noqa: F401
 
 from .corpus import error_case  # noqa: F401
+
+# ---- part c
+
+
+@error_case(family="custom-rules", fix="vjp-reverse-mode", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/7401",
+            line="return jax.hessian(lambda r: jnp.sum((odeint(decay, start, times, r[0]) - 0.5) ** 2) * r[1])(rates)",
+            fixed="return jax.jacrev(jax.jacrev(lambda r: jnp.sum((odeint(decay, start, times, r[0]) - 0.5) ** 2) * r[1]))(rates)",
+            args=lambda: (jnp.array([0.7, 1.3]),))
+def decay_misfit_curvature(rates):
+    from jax.experimental.ode import odeint
+    start, times = jnp.array([1.0, 2.0]), jnp.array([0.0, 0.5, 1.0])
+
+    def decay(y, t, k):
+        return -k * y
+    return jax.hessian(lambda r: jnp.sum((odeint(decay, start, times, r[0]) - 0.5) ** 2) * r[1])(rates)
