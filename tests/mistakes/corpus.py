@@ -266,6 +266,10 @@ CATEGORIES = {
     "nan-not-none-b13c": r"\b(jnp|np)\.nan\b|float\(['\"]nan['\"]\)|(?i:\bNaN\b[^\n]{0,40}\b(instead of|not|rather than|in place of|for)\b[^\n]{0,20}`?None\b|\b(replace|fill|mark|encode)\w*\b[^\n]{0,40}\b(missing|None)\b[^\n]{0,40}\bNaN\b)",
     "object-to-numeric-b13c": r"\.astype\((np\.|jnp\.)?(float|int)\w*\)|(np|jnp)\.(asarray|array)\([^\n]*dtype=(np\.|jnp\.)?(float|int)|(?i:\b(convert|cast)\w*\b[^\n]{0,40}\bobject\b[^\n]{0,40}\b(numeric|float|int)\w*|\bobject[- ]dtype\b[^\n]{0,60}\b(numeric|float\w*|int\w*) dtype\b)",
     "jnp-clip-b13c": r"jnp\.clip\(|jax\.numpy\.clip\b|(?i:`?\b(jnp\.)?clip\b`?[^\n]{0,30}\b(instead of|not|rather than|in place of)\b[^\n]{0,15}`?(jnp\.|tf\.)?clip_by_value\b|\bclip_by_value\b`?[^\n]{0,40}\b(is|comes from) (TensorFlow|tf)\b)",
+    # added with the fourteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "addressable-shards-b14c": r"\.addressable_shards\b|\.addressable_data\(|(?i:\b(one|each|every|per)[- ](shard|device)\b[^\n]{0,40}\b\.?data\b)",
+    "sharding-module-b14c": r"from jax\.sharding import|jax\.sharding\.(PartitionSpec|Mesh|NamedSharding)\b|(?i:\b(import|take|get)\b[^\n]{0,30}\bPartitionSpec\b[^\n]{0,30}\bfrom `?jax\.sharding\b)",
+    "rule-as-function-b14c": r"(?i)\b(plain|module-level|top-level|free|standalone|ordinary)\b[^\n]{0,20}\bfunctions?\b[^\n]{0,60}\b(method|class)\b|\b(outside|out of)\b[^\n]{0,20}\b(the|your) class\b|\bpass\w*\b[^\n]{0,20}`?self`?[^\n]{0,30}\bexplicitly\b|\b[A-Z]\w*\.\w+\(self, |\bwrapper method\b",
 }
 
 

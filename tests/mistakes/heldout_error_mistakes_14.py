@@ -30,3 +30,109 @@ def decay_misfit_curvature(rates):
     def decay(y, t, k):
         return -k * y
     return jax.hessian(lambda r: jnp.sum((odeint(decay, start, times, r[0]) - 0.5) ** 2) * r[1])(rates)
+
+
+@error_case(family="other", fix="addressable-shards-b14c", raises="AttributeError",
+            source="https://github.com/google/objax/issues/270",
+            line="pieces = weights.device_buffers",
+            fixed="pieces = [shard.data for shard in weights.addressable_shards]",
+            args=lambda: (jnp.linspace(0.0, 1.0, 6),))
+def per_device_weight_norms(weights):
+    pieces = weights.device_buffers
+    return [float(jnp.linalg.norm(p)) for p in pieces]
+
+
+@error_case(family="other", fix="sharding-module-b14c", raises="ImportError",
+            source="https://github.com/marin-community/levanter/issues/178",
+            line="from jax.interpreters.pxla import PartitionSpec",
+            fixed="from jax.sharding import PartitionSpec",
+            args=lambda: (2,))
+def spec_for_activations(rank):
+    from jax.interpreters.pxla import PartitionSpec
+    return PartitionSpec("batch", *([None] * (rank - 1)))
+
+
+@error_case(family="other", fix="devices-method", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/18730",
+            line="return str(batch.device().platform)",
+            fixed="return str(next(iter(batch.devices())).platform)",
+            args=lambda: (jnp.ones((2, 3)),))
+def where_does_batch_live(batch):
+    return str(batch.device().platform)
+
+
+@error_case(family="custom-rules", fix="rule-as-function-b14c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/2483",
+            line="return spring.energy(stretch)",
+            fixed="return Spring.energy(spring, stretch)",
+            args=lambda: (jnp.array([0.5, -1.0, 2.0]),))
+def spring_energy_with_custom_jvp(stretch):
+    class Spring:
+        stiffness = 3.0
+
+        @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+        def energy(self, x):
+            return 0.5 * self.stiffness * jnp.sum(x ** 2)
+
+        @energy.defjvp
+        def energy_jvp(self, primals, tangents):
+            x, = primals
+            x_dot, = tangents
+            return Spring.energy(self, x), self.stiffness * jnp.sum(x * x_dot)
+
+    spring = Spring()
+    return spring.energy(stretch)
+
+
+@error_case(family="custom-rules", fix="init-no-conversion-b10d", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/10238",
+            line="self.gain = jnp.asarray(gain, dtype=float)",
+            fixed="self.gain = gain",
+            args=lambda: (1.5, 0.8))
+def pullback_through_settings_node(signal, gain):
+    @jax.tree_util.register_pytree_node_class
+    class Settings:
+        def __init__(self, gain):
+            self.gain = jnp.asarray(gain, dtype=float)
+
+        def tree_flatten(self):
+            return (self.gain,), None
+
+        @classmethod
+        def tree_unflatten(cls, aux, children):
+            return cls(*children)
+
+    @jax.custom_vjp
+    def amplify(x, settings):
+        return 2.0 * x
+
+    def amplify_fwd(x, settings):
+        return amplify(x, settings), None
+
+    def amplify_bwd(res, ct):
+        return 2.0 * ct, None
+
+    amplify.defvjp(amplify_fwd, amplify_bwd)
+    _, pullback = jax.vjp(amplify, signal, Settings(gain))
+    return pullback(1.0)[0]
+
+
+@error_case(family="shapes", fix="vmap-per-example-b13c", raises="ValueError",
+            source="https://github.com/patrick-kidger/equinox/issues/56",
+            line="return weight @ points + bias",
+            fixed="return jax.vmap(lambda p: weight @ p + bias, in_axes=1, out_axes=1)(points)",
+            args=lambda: (jnp.arange(15.0).reshape(3, 5),))
+def affine_layer_on_point_columns(points):
+    weight = jnp.arange(12.0).reshape(4, 3) / 10.0
+    bias = jnp.linspace(-1.0, 1.0, 4)
+    return weight @ points + bias
+
+
+@error_case(family="shapes", fix="vmap-nested", raises="TypeError",
+            source="https://github.com/patrick-kidger/equinox/issues/454",
+            line="return weight @ tokens",
+            fixed="return jax.vmap(jax.vmap(lambda t: weight @ t))(tokens)",
+            args=lambda: (jnp.ones((1, 3, 4)),))
+def project_token_features(tokens):
+    weight = jnp.arange(24.0).reshape(6, 4) / 24.0
+    return weight @ tokens
