@@ -270,6 +270,8 @@ CATEGORIES = {
     "addressable-shards-b14c": r"\.addressable_shards\b|\.addressable_data\(|(?i:\b(one|each|every|per)[- ](shard|device)\b[^\n]{0,40}\b\.?data\b)",
     "sharding-module-b14c": r"from jax\.sharding import|jax\.sharding\.(PartitionSpec|Mesh|NamedSharding)\b|(?i:\b(import|take|get)\b[^\n]{0,30}\bPartitionSpec\b[^\n]{0,30}\bfrom `?jax\.sharding\b)",
     "rule-as-function-b14c": r"(?i)\b(plain|module-level|top-level|free|standalone|ordinary)\b[^\n]{0,20}\bfunctions?\b[^\n]{0,60}\b(method|class)\b|\b(outside|out of)\b[^\n]{0,20}\b(the|your) class\b|\bpass\w*\b[^\n]{0,20}`?self`?[^\n]{0,30}\bexplicitly\b|\b[A-Z]\w*\.\w+\(self, |\bwrapper method\b",
+    "jax-extend-b14c": r"jax\.extend\b|(?i:\bextend\.linear_util\b)",
+    "core-shapedarray-b14c": r"jax\.core\.ShapedArray\b|jax\.ShapeDtypeStruct\b|(?i:\bShapedArray\b[^\n]{0,40}\b(from|in|lives in|moved to) `?jax\.core\b)",
 }
 
 

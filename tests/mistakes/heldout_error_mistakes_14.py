@@ -136,3 +136,35 @@ def affine_layer_on_point_columns(points):
 def project_token_features(tokens):
     weight = jnp.arange(24.0).reshape(6, 4) / 24.0
     return weight @ tokens
+
+
+@error_case(family="other", fix="sharding-module-b14c", raises="ModuleNotFoundError",
+            source="https://github.com/NVIDIA/TransformerEngine/pull/332",
+            line="from jax.experimental.maps import Mesh",
+            fixed="from jax.sharding import Mesh",
+            args=lambda: (jnp.arange(8.0),))
+def replicate_over_local_mesh(values):
+    from jax.experimental.maps import Mesh
+    mesh = Mesh(np.array(jax.devices()[:1]), ("data",))
+    return jax.device_put(values, jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec()))
+
+
+@error_case(family="other", fix="jax-extend-b14c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/issues/23392",
+            line="lu = jax.linear_util",
+            fixed="from jax.extend import linear_util as lu",
+            args=lambda: (jnp.array([1.0, 2.0, 3.0]),))
+def wrap_scaling_for_tracing(values):
+    lu = jax.linear_util
+    wrapped = lu.wrap_init(lambda v: v * 2.0)
+    return wrapped.call_wrapped(values)
+
+
+@error_case(family="other", fix="core-shapedarray-b14c", raises="AttributeError",
+            source="https://github.com/jax-ml/jax/pull/16271",
+            line="spec = jax.abstract_arrays.ShapedArray(batch.shape, batch.dtype)",
+            fixed="spec = jax.core.ShapedArray(batch.shape, batch.dtype)",
+            args=lambda: (jnp.zeros((4, 2)),))
+def describe_batch_abstractly(batch):
+    spec = jax.abstract_arrays.ShapedArray(batch.shape, batch.dtype)
+    return spec.shape[0] * spec.shape[1]
