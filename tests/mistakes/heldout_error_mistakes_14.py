@@ -168,3 +168,13 @@ def wrap_scaling_for_tracing(values):
 def describe_batch_abstractly(batch):
     spec = jax.abstract_arrays.ShapedArray(batch.shape, batch.dtype)
     return spec.shape[0] * spec.shape[1]
+
+
+@error_case(family="shapes", fix="solve-vector", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/19674",
+            line="return jnp.linalg.solve(stiffness, loads)",
+            fixed="return jnp.linalg.solve(stiffness, loads[..., None]).squeeze(-1)",
+            args=lambda: (jnp.array([2.0, 4.0]), jnp.arange(6.0).reshape(2, 3)))
+def displacements_per_load_case(springs, loads):
+    stiffness = springs[:, None, None] * jnp.eye(3) + 0.5 * jnp.ones((3, 3))
+    return jnp.linalg.solve(stiffness, loads)
