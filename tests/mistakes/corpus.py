@@ -272,6 +272,8 @@ CATEGORIES = {
     "rule-as-function-b14c": r"(?i)\b(plain|module-level|top-level|free|standalone|ordinary)\b[^\n]{0,20}\bfunctions?\b[^\n]{0,60}\b(method|class)\b|\b(outside|out of)\b[^\n]{0,20}\b(the|your) class\b|\bpass\w*\b[^\n]{0,20}`?self`?[^\n]{0,30}\bexplicitly\b|\b[A-Z]\w*\.\w+\(self, |\bwrapper method\b",
     "jax-extend-b14c": r"jax\.extend\b|(?i:\bextend\.linear_util\b)",
     "core-shapedarray-b14c": r"jax\.core\.ShapedArray\b|jax\.ShapeDtypeStruct\b|(?i:\bShapedArray\b[^\n]{0,40}\b(from|in|lives in|moved to) `?jax\.core\b)",
+    "flat-x0-b14c": r"\.ravel\(\)|\.flatten\(\)|ravel_pytree|\.reshape\(-1\)|(?i:\b(1-?d|one-dimensional|flat|flattened|raveled)\b[^\n]{0,30}\b(x0|initial (guess|point|parameters?|value))\b|\b(x0|initial guess)\b[^\n]{0,40}\b(1-?d|one-dimensional|flat\w*|ravel\w*|vector)\b)",
+    "drop-initial-b14c": r"(?i)\b(remove|drop|omit|delete|without|stop passing|no longer (needs?|accepts?|takes?))\b[^\n]{0,30}`?initial\b|\binitial\b`?[^\n]{0,50}\b(was )?(removed|deprecated|no longer (needed|accepted|supported)|not needed|unnecessary)\b|softmax\(\w+, (axis=[^,\n]+, )?where=\w+\)",
 }
 
 

@@ -178,3 +178,38 @@ def describe_batch_abstractly(batch):
 def displacements_per_load_case(springs, loads):
     stiffness = springs[:, None, None] * jnp.eye(3) + 0.5 * jnp.ones((3, 3))
     return jnp.linalg.solve(stiffness, loads)
+
+
+@error_case(family="shapes", fix="flat-x0-b14c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/3101",
+            line="return jax.scipy.optimize.minimize(energy, grid, method=\"BFGS\").x",
+            fixed="return jax.scipy.optimize.minimize(lambda v: energy(v.reshape(grid.shape)), grid.ravel(), method=\"BFGS\").x.reshape(grid.shape)",
+            args=lambda: (jnp.arange(6.0).reshape(2, 3),))
+def relax_height_grid(target):
+    import jax.scipy.optimize
+
+    def energy(heights):
+        return jnp.sum((heights - target) ** 2) + 0.1 * jnp.sum(heights ** 4)
+
+    grid = jnp.zeros_like(target)
+    return jax.scipy.optimize.minimize(energy, grid, method="BFGS").x
+
+
+@error_case(family="other", fix="drop-initial-b14c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/20690",
+            line="return jax.nn.softmax(scores, where=visible, initial=-jnp.inf)",
+            fixed="return jax.nn.softmax(scores, where=visible)",
+            args=lambda: (jnp.array([0.5, 2.0, -1.0, 1.0]), jnp.array([True, True, False, True])))
+def attention_over_visible_tokens(scores, visible):
+    return jax.nn.softmax(scores, where=visible, initial=-jnp.inf)
+
+
+@error_case(family="other", fix="reshape-shape-arg", raises="TypeError",
+            source="https://github.com/matthias-wright/flaxmodels/pull/42",
+            line="patches = jnp.reshape(image, newshape=(rows // 2, 2, cols // 2, 2))",
+            fixed="patches = jnp.reshape(image, shape=(rows // 2, 2, cols // 2, 2))",
+            args=lambda: (jnp.arange(16.0).reshape(4, 4),))
+def average_pool_two_by_two(image):
+    rows, cols = image.shape
+    patches = jnp.reshape(image, newshape=(rows // 2, 2, cols // 2, 2))
+    return patches.mean(axis=(1, 3))
