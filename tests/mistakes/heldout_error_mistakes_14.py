@@ -213,3 +213,16 @@ def average_pool_two_by_two(image):
     rows, cols = image.shape
     patches = jnp.reshape(image, newshape=(rows // 2, 2, cols // 2, 2))
     return patches.mean(axis=(1, 3))
+
+
+@error_case(family="custom-rules", fix="bwd-none", raises="ValueError",
+            source="https://github.com/jax-ml/jax/pull/4595",
+            line="return jax.grad(lambda v: jnp.sum(gated(lambda mask, ct: (ct * mask, 0.0))(v, gate)))(signal)",
+            fixed="return jax.grad(lambda v: jnp.sum(gated(lambda mask, ct: (ct * mask, None))(v, gate)))(signal)",
+            args=lambda: (jnp.arange(3.0), jnp.array([1.0, 0.0, 1.0])))
+def gated_signal_gradient(signal, gate):
+    def gated(bwd):
+        apply_gate = jax.custom_vjp(lambda x, mask: x * mask)
+        apply_gate.defvjp(lambda x, mask: (x * mask, mask), bwd)
+        return apply_gate
+    return jax.grad(lambda v: jnp.sum(gated(lambda mask, ct: (ct * mask, 0.0))(v, gate)))(signal)
