@@ -226,3 +226,25 @@ def gated_signal_gradient(signal, gate):
         apply_gate.defvjp(lambda x, mask: (x * mask, mask), bwd)
         return apply_gate
     return jax.grad(lambda v: jnp.sum(gated(lambda mask, ct: (ct * mask, 0.0))(v, gate)))(signal)
+
+
+@error_case(family="other", fix="np-to-jnp", raises="AttributeError",
+            source="https://github.com/google-deepmind/dm-haiku/pull/283",
+            line="tokens = np.zeros((length,), dtype=np.int32).at[0].set(start_token)",
+            fixed="tokens = jnp.zeros((length,), dtype=jnp.int32).at[0].set(start_token)",
+            args=lambda: (7, 5))
+def seed_token_buffer(start_token, length):
+    tokens = np.zeros((length,), dtype=np.int32).at[0].set(start_token)
+    return tokens
+
+
+@error_case(family="other", fix="at-set", raises="TypeError",
+            source="https://github.com/sandialabs/WecOptTool/issues/427",
+            line="transfer[row, row] = gains[row]",
+            fixed="transfer = transfer.at[row, row].set(gains[row])",
+            args=lambda: (jnp.array([2.0, 3.0, 5.0]),))
+def diagonal_transfer_matrix(gains):
+    transfer = jnp.zeros((3, 3))
+    for row in range(3):
+        transfer[row, row] = gains[row]
+    return transfer
