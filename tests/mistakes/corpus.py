@@ -274,6 +274,7 @@ CATEGORIES = {
     "core-shapedarray-b14c": r"jax\.core\.ShapedArray\b|jax\.ShapeDtypeStruct\b|(?i:\bShapedArray\b[^\n]{0,40}\b(from|in|lives in|moved to) `?jax\.core\b)",
     "flat-x0-b14c": r"\.ravel\(\)|\.flatten\(\)|ravel_pytree|\.reshape\(-1\)|(?i:\b(1-?d|one-dimensional|flat|flattened|raveled)\b[^\n]{0,30}\b(x0|initial (guess|point|parameters?|value))\b|\b(x0|initial guess)\b[^\n]{0,40}\b(1-?d|one-dimensional|flat\w*|ravel\w*|vector)\b)",
     "drop-initial-b14c": r"(?i)\b(remove|drop|omit|delete|without|stop passing|no longer (needs?|accepts?|takes?))\b[^\n]{0,30}`?initial\b|\binitial\b`?[^\n]{0,50}\b(was )?(removed|deprecated|no longer (needed|accepted|supported)|not needed|unnecessary)\b|softmax\(\w+, (axis=[^,\n]+, )?where=\w+\)",
+    "no-squeeze-b14c": r"(?i)\b(remove|drop|delete|don'?t|do not|avoid|without|no|stop)\b[^\n]{0,30}`?(jnp\.|np\.)?squeeze\b|\bsqueeze\b`?[^\n]{0,50}\b(drops?|removes?|collapses?|alters?|changes?)\b[^\n]{0,30}\b(axis|axes|dimensions?|rank)\b|\bkeep\b[^\n]{0,30}\b(size-1|singleton|length-1|unit)\b[^\n]{0,20}\b(axis|axes|dimensions?)\b",
 }
 
 
