@@ -32,7 +32,8 @@ Other: `arr.device_buffers` (objax 270), `PartitionSpec` imported from `jax.inte
 178), `arr.device()` (jax PR 18730), `jax.experimental.maps.Mesh` (TransformerEngine PR 332),
 `jax.linear_util` (jax 23392), `jax.abstract_arrays.ShapedArray` (jax PR 16271), `initial=` passed to
 `jax.nn.softmax` (jax PR 20690), `jnp.reshape(..., newshape=)` (flaxmodels PR 42), `.at` on a NumPy
-array (dm-haiku PR 283) and item assignment into a JAX array (WecOptTool 427).
+array (dm-haiku PR 283), item assignment into a JAX array (WecOptTool 427) and `dtype=object` passed to
+`jnp.array` (jax 1579).
 
 New fix categories (in `corpus.CATEGORIES` and `FIXES`, patterns written from the maintainers' fixes
 alone): `addressable-shards-b14c` (read per-device data through `addressable_shards`/`addressable_data`),
@@ -55,14 +56,15 @@ reduced from its rationale, not from a user report), levanter 178 (the issue say
 `fixed` imports it from its public home `jax.sharding`), jax PR 18730 (a deprecation pull request;
 `fixed` uses `arr.devices()`), jax PR 16271 (a deprecation pull request whose stored text is its title;
 `fixed` uses `jax.core.ShapedArray`, the replacement JAX's changelog names), objax 270 (the issue shows
-only failing tests; `fixed` is the replacement JAX's own message names) and spyglass 817 (the maintainer
+only failing tests; `fixed` is the replacement JAX's own message names), jax 1579 (a maintainer says JAX
+will not support object arrays; `fixed` gives the array a numeric dtype) and spyglass 817 (the maintainer
 removed an errant `squeeze` in `non_local_detector`; the case is a pure-JAX reduction of that code path).
 Candidates left out on purpose: `jax.scipy.optimize` and `jax.flatten_util` used without importing them
 (jax 12390, 13110, 18457) raise only until some other code in the process imports those submodules (cases
 of batches 6 and 9 do), so the case would not raise reliably in a shared run.
 
-No shortfall: the brief asked for custom rules 4, shapes 4, other 9; part c has 19 cases (custom rules 4,
-shapes 5, other 10) from 19 threads.
+No shortfall: the brief asked for custom rules 4, shapes 4, other 9; part c has 20 cases (custom rules 4,
+shapes 5, other 11) from 20 threads.
 """
 from __future__ import annotations
 
@@ -324,3 +326,13 @@ def blockwise_mark_log_intensity(spike_features, bin_centers):
         block_estimate = -0.5 * (block - bin_centers.T) ** 2
         log_joint = lax.dynamic_update_slice(log_joint, jnp.squeeze(block_estimate), (start, 0))
     return log_joint
+
+
+@error_case(family="other", fix="object-to-numeric-b13c", raises="TypeError",
+            source="https://github.com/jax-ml/jax/issues/1579",
+            line="counts = jnp.array(per_class, dtype=object)",
+            fixed="counts = jnp.array(per_class, dtype=jnp.int32)",
+            args=lambda: ([4, 5, 7],))
+def class_frequencies(per_class):
+    counts = jnp.array(per_class, dtype=object)
+    return counts / jnp.sum(counts)
