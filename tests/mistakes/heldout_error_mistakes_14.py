@@ -32,8 +32,9 @@ Other: `arr.device_buffers` (objax 270), `PartitionSpec` imported from `jax.inte
 178), `arr.device()` (jax PR 18730), `jax.experimental.maps.Mesh` (TransformerEngine PR 332),
 `jax.linear_util` (jax 23392), `jax.abstract_arrays.ShapedArray` (jax PR 16271), `initial=` passed to
 `jax.nn.softmax` (jax PR 20690), `jnp.reshape(..., newshape=)` (flaxmodels PR 42), `.at` on a NumPy
-array (dm-haiku PR 283), item assignment into a JAX array (WecOptTool 427) and `dtype=object` passed to
-`jnp.array` (jax 1579).
+array (dm-haiku PR 283), item assignment into a JAX array (WecOptTool 427), `dtype=object` passed to `jnp.array`
+(jax 1579) and a Python list as the fill value of `jnp.full` (jax PR 5649, where a maintainer writes the
+`jnp.array` form that works).
 
 New fix categories (in `corpus.CATEGORIES` and `FIXES`, patterns written from the maintainers' fixes
 alone): `addressable-shards-b14c` (read per-device data through `addressable_shards`/`addressable_data`),
@@ -63,8 +64,8 @@ Candidates left out on purpose: `jax.scipy.optimize` and `jax.flatten_util` used
 (jax 12390, 13110, 18457) raise only until some other code in the process imports those submodules (cases
 of batches 6 and 9 do), so the case would not raise reliably in a shared run.
 
-No shortfall: the brief asked for custom rules 4, shapes 4, other 9; part c has 20 cases (custom rules 4,
-shapes 5, other 11) from 20 threads.
+No shortfall: the brief asked for custom rules 4, shapes 4, other 9; part c has 21 cases (custom rules 4,
+shapes 5, other 12) from 21 threads.
 """
 from __future__ import annotations
 
@@ -336,3 +337,13 @@ def blockwise_mark_log_intensity(spike_features, bin_centers):
 def class_frequencies(per_class):
     counts = jnp.array(per_class, dtype=object)
     return counts / jnp.sum(counts)
+
+
+@error_case(family="other", fix="list-to-array", raises="TypeError",
+            source="https://github.com/jax-ml/jax/pull/5649",
+            line="board = jnp.full((rows, 3), [0.25, 0.5, 0.25])",
+            fixed="board = jnp.full((rows, 3), jnp.array([0.25, 0.5, 0.25]))",
+            args=lambda: (4,))
+def initial_stencil_rows(rows):
+    board = jnp.full((rows, 3), [0.25, 0.5, 0.25])
+    return board.sum(axis=1)
