@@ -279,6 +279,15 @@ CATEGORIES = {
     "drop-assert-b14b": r"(?i)\b(remove|drop|delete|omit|skip|take out|get rid of)\w*\b[^\n]{0,30}\b(the |this |that |python'?s? )?`?assert\b|\bassert\w*\b[^\n]{0,60}\b(cannot|can't|won't|does not|doesn't|will not)\b[^\n]{0,30}\b(work|run|be checked|be evaluated)\b[^\n]{0,30}\b(trac\w+|jit\w*|vmap\w*|transform\w*)|\b(instead of|rather than|not)\b[^\n]{0,15}(a |an )?(python )?`?assert\b[^\n]{0,40}\b(error_if|checkify|debug\.callback)",
     "default-factory-b14b": r"default_factory|(?i:\b(build|create|make)\w*\b[^\n]{0,30}\b(the )?key\b[^\n]{0,30}\b(per|for each|in each|every) instance\b|\bfactory\b[^\n]{0,30}\b(for|of|that returns) (the |a )?(default|key))",
     "ravel-pytree-b14b": r"ravel_pytree|(?i:\b(flatten|ravel|concatenate)\w*\b[^\n]{0,40}\b(the )?(py)?tree\b[^\n]{0,40}\b(into |to )?(a |one )?(1-?d|one-dimensional|single|flat) (array|vector)\b|\bunravel\w*\b[^\n]{0,40}\b(inside|in) the (objective|loss|function)\b)",
+    # added with the fourteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "addressable-shards-b14c": r"\.addressable_shards\b|\.addressable_data\(|(?i:\b(one|each|every|per)[- ](shard|device)\b[^\n]{0,40}\b\.?data\b)",
+    "sharding-module-b14c": r"from jax\.sharding import|jax\.sharding\.(PartitionSpec|Mesh|NamedSharding)\b|(?i:\b(import|take|get)\b[^\n]{0,30}\bPartitionSpec\b[^\n]{0,30}\bfrom `?jax\.sharding\b)",
+    "rule-as-function-b14c": r"(?i)\b(plain|module-level|top-level|free|standalone|ordinary)\b[^\n]{0,20}\bfunctions?\b[^\n]{0,60}\b(method|class)\b|\b(outside|out of)\b[^\n]{0,20}\b(the|your) class\b|\bpass\w*\b[^\n]{0,20}`?self`?[^\n]{0,30}\bexplicitly\b|\b[A-Z]\w*\.\w+\(self, |\bwrapper method\b",
+    "jax-extend-b14c": r"jax\.extend\b|(?i:\bextend\.linear_util\b)",
+    "core-shapedarray-b14c": r"jax\.core\.ShapedArray\b|jax\.ShapeDtypeStruct\b|(?i:\bShapedArray\b[^\n]{0,40}\b(from|in|lives in|moved to) `?jax\.core\b)",
+    "flat-x0-b14c": r"\.ravel\(\)|\.flatten\(\)|ravel_pytree|\.reshape\(-1\)|(?i:\b(1-?d|one-dimensional|flat|flattened|raveled)\b[^\n]{0,30}\b(x0|initial (guess|point|parameters?|value))\b|\b(x0|initial guess)\b[^\n]{0,40}\b(1-?d|one-dimensional|flat\w*|ravel\w*|vector)\b)",
+    "drop-initial-b14c": r"(?i)\b(remove|drop|omit|delete|without|stop passing|no longer (needs?|accepts?|takes?))\b[^\n]{0,30}`?initial\b|\binitial\b`?[^\n]{0,50}\b(was )?(removed|deprecated|no longer (needed|accepted|supported)|not needed|unnecessary)\b|softmax\(\w+, (axis=[^,\n]+, )?where=\w+\)",
+    "no-squeeze-b14c": r"(?i)\b(remove|drop|delete|don'?t|do not|avoid|without|no|stop)\b[^\n]{0,30}`?(jnp\.|np\.)?squeeze\b|\bsqueeze\b`?[^\n]{0,50}\b(drops?|removes?|collapses?|alters?|changes?)\b[^\n]{0,30}\b(axis|axes|dimensions?|rank)\b|\bkeep\b[^\n]{0,30}\b(size-1|singleton|length-1|unit)\b[^\n]{0,20}\b(axis|axes|dimensions?)\b",
 }
 
 
