@@ -10,7 +10,8 @@ is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling conventi
 (a JAX function's signature, `checks/fallback_rules.py`), a habit from PyTorch (`checks/habit_rules.py`),
 a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list searched by value under
 `vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, dicts of arrays subtracted, an
-integer returned beside a differentiated result, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
+integer returned beside a differentiated result, a `shard_map` carry that does not vary over the mesh axis
+its body's output varies over, typed keys padded as numbers, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
 cell without the hook.
 """
 from __future__ import annotations
@@ -48,6 +49,11 @@ CELLS = {
     # after batch 13: dicts of arrays in arithmetic (value rule), an integer beside a differentiated result
     "dict minus dict (value rule, no trial)": "{'w': w} - {'w': w}",
     "integer output of jacrev (transform rule)": "jax.jacrev(lambda v: (v * 2.0, jnp.sum(v > 0)))(w)",
+    # after batch 14: a shard_map carry that does not vary (transform rule), keys padded as numbers (value rule)
+    "shard_map carry without its varying axis (transform rule)": (
+        "jax.jit(jax.shard_map(lambda b: lax.scan(lambda c, r: (c + r, None), jnp.zeros(b.shape[1:]), b)[0][None], "
+        "mesh=jax.make_mesh((1,), ('i',)), in_specs=jax.P('i'), out_specs=jax.P('i')))(xs)"),
+    "keys padded as numbers (value rule)": "jnp.pad(jax.random.split(jax.random.key(0), 3), ((0, 1),))",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -4,6 +4,7 @@ the fixed code; where the fix rewrites the failing line, the rewrite was traced 
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -92,6 +93,26 @@ def _entries(fixed):
     return lambda: lax.scan(lambda c, node: (c + node["v"], None), 0.0, nodes)
 
 
+def _decayed(fixed):
+    m, g = jnp.zeros(2, jnp.bfloat16), jnp.ones(2)       # the branch that updates promotes to float32
+    if fixed:
+        return lambda: lax.cond(True, lambda m: (m * 0.5 + g).astype(m.dtype), lambda m: m, m)
+    return lambda: lax.cond(True, lambda m: m * 0.5 + g, lambda m: m, m)
+
+
+class Pair(NamedTuple):
+    a: jax.Array
+    b: jax.Array
+
+
+def _two_classes(fixed):
+    again = NamedTuple("Pair", [("a", jax.Array), ("b", jax.Array)])   # the same name, another class
+    first, second = Pair(x3, x3), again(x3, x3)
+    if fixed:
+        return lambda: lax.cond(True, lambda: first, lambda: type(first)(*second))
+    return lambda: lax.cond(True, lambda: first, lambda: second)
+
+
 CASES = {
     "list-argument": (_losses(False), ["`jnp.mean(jnp.asarray(losses))`", TRACES], _losses(True)),
     "function-value": (_tree_with_activation(False), ["`model`", "if not callable(v)"], _tree_with_activation(True)),
@@ -129,6 +150,10 @@ CASES = {
     "split-keys-reshaped": (lambda: jax.random.split(jax.random.key(0), 6).reshape(2, 3, 2),
                             ["one element per key", "`jax.random.split(key, (2, 3))`"],
                             lambda: jax.random.split(jax.random.key(0), (2, 3))),
+    "branch-keeps-operand-dtype": (_decayed(False), ["`m` unchanged", "`lambda m: (m * 0.5 + g).astype(m.dtype)`"],
+                                   _decayed(True)),
+    "branch-same-name-classes": (_two_classes(False), ["both named `Pair`", "give the trees the same structure"],
+                                 _two_classes(True)),
 }
 
 

@@ -160,3 +160,58 @@ def test_numpy_under_vmap_is_told_jnp_for_code_under_vmap():
 def test_numpy_under_jit_is_still_told_jitted_code():
     fix = _fix(lambda: jax.jit(lambda m: np.linalg.norm(m))(jnp.ones((2, 3))))
     assert "inside jitted code" in fix
+
+
+# ---------------------------------------------------------------- shard_map: types that differ in their varying axes
+def _over_rows(body, out_specs=None):
+    mesh = jax.make_mesh((1,), ("rows",), axis_types=(jax.sharding.AxisType.Auto,))
+    spec = jax.sharding.PartitionSpec("rows")
+    return jax.jit(jax.shard_map(body, mesh=mesh, in_specs=spec, out_specs=out_specs or spec))
+
+
+def _running_sum(init):
+    def per_block(block):
+        final, _ = jax.lax.scan(lambda acc, row: (acc + row, None), init(block), block)
+        return final[None]
+    return per_block
+
+
+def test_a_carry_that_starts_the_same_on_every_device_is_told_pcast_with_its_axes():
+    rows = jnp.arange(6.0).reshape(2, 3)
+    fire = lambda: _over_rows(_running_sum(lambda b: jnp.zeros(3)))(rows)   # noqa: E731
+    assert _rule(fire) == "varying-carry"
+    fix = _fix(fire)
+    assert "jax.lax.pcast(init, ('rows',), to='varying')" in fix and "full size" not in fix
+    _over_rows(_running_sum(lambda b: jax.lax.pcast(jnp.zeros(3), ("rows",), to="varying")))(rows)
+
+
+def test_a_carry_whose_shape_changes_inside_shard_map_keeps_the_shape_fix():
+    rows = jnp.arange(6.0).reshape(2, 3)
+
+    def per_block(block):
+        final, _ = jax.lax.scan(lambda acc, row: (jnp.concatenate([acc, row]), None),
+                                jax.lax.pcast(jnp.zeros(3), ("rows",), to="varying"), block)
+        return final[None]
+    fire = lambda: _over_rows(per_block)(rows)   # noqa: E731
+    assert _rule(fire) != "varying-carry"
+    assert "pcast" not in _fix(fire)
+
+
+def test_a_cotangent_without_the_outputs_varying_axes_is_told_pcast():
+    rows = jnp.arange(6.0).reshape(2, 3)
+    p = jnp.ones(3)
+
+    def grads(cotangent):
+        def one(x):
+            _, pull = jax.vjp(lambda q: jnp.dot(x, q), p)
+            return pull(cotangent())
+        return _over_rows(lambda r: jax.lax.map(one, r)[0])
+    assert _rule(lambda: grads(lambda: jnp.ones(()))(rows)) == "varying-cotangent"
+    assert "jax.lax.pcast(ct, ('rows',), to='varying')" in _fix(lambda: grads(lambda: jnp.ones(()))(rows))
+    grads(lambda: jax.lax.pcast(jnp.ones(()), ("rows",), to="varying"))(rows)
+
+
+def test_a_cotangent_of_another_shape_keeps_the_shape_fix():
+    _, pull = jax.vjp(jnp.sin, jnp.ones(3))
+    assert _rule(lambda: pull(jnp.ones(2))) != "varying-cotangent"
+    assert "pcast" not in _fix(lambda: pull(jnp.ones(2)))

@@ -271,6 +271,21 @@ def _cotangent_types(f: Facts) -> tuple[str, str]:
     return (m.group(1), m.group(2)) if m else ("", "")
 
 
+_UPDATE_RANK = r"^dynamic_update_slice update must have the same rank as operand, got update shape (\([^)]*\)) for operand shape (\([^)]*\))"
+
+
+def _minimize(f: Facts) -> tuple[str, str] | None:
+    """(objective, x0) of a `jax.scipy.optimize.minimize(fun, x0, ...)` call on the line."""
+    m = re.search(r"\bminimize\(\s*([\w.]+)\s*,\s*([\w.]+)\s*[,)]", f.code)
+    return (m.group(1), m.group(2)) if m and f.calls("jax.scipy.optimize.minimize", "minimize", "optimize.minimize") else None
+
+
+def _none_fallback(f: Facts) -> str:
+    """Where the key came from a name on the line (an optional setting left `None`): fall back there."""
+    m = re.search(r"\bjax\.random\.\w+\(\s*([A-Za-z_]\w*)\s*[,)]", f.code)
+    return (f"; where `{m.group(1)}` may be unset (`None`), fall back to a key there: `{m.group(1)} if "
+            f"{m.group(1)} is not None else jax.random.key(0)`") if m else ""
+
 API_RULES: list[Rule] = [
     Rule("removed-api", lambda f: _removed(f) is not None, _removed_cause, _removed_fix),
     *EARLY_RULES,          # the line's own syntax, and a condition under jit read from constants only
@@ -305,7 +320,22 @@ API_RULES: list[Rule] = [
          lambda f: kind_fix(f) or (f"give it a cotangent like the output: e.g. `jnp.ones_like(out)` (shape and dtype "
                                    f"{_cotangent_types(f)[1] or 'of the output'}), where `out` is what `jax.vjp` "
                                    f"returned first")),      # a rewrite that traced (a cast) first
+    Rule("minimize-flat-x0", lambda f: bool(_minimize(f)) and f.is_("TypeError", "ValueError")
+         and f.says(r"dot_general|[Ii]ncompatible shapes|broadcast|rank|dimension"),
+         "`jax.scipy.optimize.minimize` works on one flat vector of parameters: its BFGS multiplies `x0` by an "
+         "n x n matrix, so an `x0` with more than one axis does not line up",
+         lambda f: (lambda fun, x0: guess(
+             f"if `{x0}` has more than one axis, pass it flat and reshape inside the objective: "
+             f"`minimize(lambda v: {fun}(v.reshape({x0}.shape)), {x0}.ravel(), ...)`, then reshape the result's "
+             f"`.x` back with `.reshape({x0}.shape)`"))(*_minimize(f))),
     # ---- arrays built or updated with the wrong shape
+    Rule("update-rank", lambda f: f.says(_UPDATE_RANK),
+         lambda f: (f"`lax.dynamic_update_slice` writes an update with as many axes as the operand: the update has "
+                    f"shape {f.group(_UPDATE_RANK, 1)} and the operand {f.group(_UPDATE_RANK, 2)}"
+                    + ("; the `squeeze` on the line removed the update's size-1 axes" if "squeeze(" in f.code else "")),
+         lambda f: ("drop the `squeeze` and pass the update with its size-1 axes kept" if "squeeze(" in f.code else
+                    guess(f"give the update the operand's number of axes: `jnp.reshape(update, ...)`, or add the "
+                          f"missing size-1 axes with `update[..., None]` or `jnp.expand_dims`"))),
     Rule("ragged-array", _ragged,
          "`jnp.array` of a list makes one rectangular array, and these entries have different lengths",
          guess("pad the entries to one length first (`jnp.pad`, with a mask for the padding), or keep them a list "
@@ -360,7 +390,7 @@ API_RULES: list[Rule] = [
     Rule("key-type", lambda f: f.says(r"^unexpected PRNG key type"),
          lambda f: (f"a `jax.random` function got {_key_type(f)} "
                     f"where a PRNG key belongs" + (" (the key was never set)" if f.says(r"NoneType") else "")),
-         lambda f: (_KEY_FIX if f.says(r"NoneType") else
+         lambda f: (_KEY_FIX + _none_fallback(f) if f.says(r"NoneType") else
                     guess(_KEY_FIX + "; if the value holds a key's data, wrap it back: `jax.random.wrap_key_data(jnp.asarray(v))`"))),
     Rule("cond-none", lambda f: f.says(r"^cond predicate is None"),
          "`lax.cond` got `None` as its predicate (an optional argument left unset); it needs a boolean scalar",

@@ -31,7 +31,7 @@ _MODULES = {"jax": "jax", "jax.numpy": "jnp", "jax.lax": "lax", "jax.random": "j
             "jax.tree": "jax.tree", "jax.tree_util": "jax.tree_util", "jax.scipy.special": "jax.scipy.special",
             "jax.scipy.linalg": "jax.scipy.linalg", "jax.numpy.linalg": "jnp.linalg", "jax.numpy.fft": "jnp.fft",
             "jax.dtypes": "jax.dtypes", "jax.debug": "jax.debug", "jax.experimental": "jax.experimental",
-            "jax.image": "jax.image", "jax.sharding": "jax.sharding", "jax.ops": "jax.ops"}
+            "jax.image": "jax.image", "jax.sharding": "jax.sharding", "jax.ops": "jax.ops", "jax.core": "jax.core"}
 # how a student's call names a JAX module
 _PREFIXES = {"jnp": "jax.numpy", "np": "", "lax": "jax.lax", "jax.lax": "jax.lax", "jax.numpy": "jax.numpy",
              "jax.random": "jax.random", "random": "jax.random", "jax.nn": "jax.nn", "jax": "jax",
@@ -100,9 +100,21 @@ def _moved(f: Facts) -> list[str]:
     if imported and f.says(_MODULE_MISSING) and name in _public(_module(module)):
         return [f"`from {module} import {name}` (an object of `{module}`, not a module)"]
     found += [f"`from {p} import {name}`" for p in _PACKAGES if p != module and _submodule(p, name)]
+    for inner in ([] if found else _taken_from(f, f"{module}.{name}")):   # a removed module: where its names went
+        found += [f"`from {full} import {inner}`" if imported else f"`{short}.{inner}`"
+                  for full, short in _MODULES.items() if inner in _public(_module(full))]
     short = _MODULES.get(module, module)
     close = [f"`{short}.{n}`" for n in difflib.get_close_matches(name, _public(_module(module)), n=2, cutoff=0.75)]
     return (found + close)[:2]
+
+
+def _taken_from(f: Facts, missing: str) -> list[str]:
+    """The names the line takes from a module JAX no longer has: `from missing import A, B` or `missing.A`."""
+    where = re.escape(missing)
+    m = re.search(rf"\bfrom\s+{where}\s+import\s+\(?\s*([\w\s,]+)", f.code)
+    if m:
+        return [n.split()[0] for n in m.group(1).split(",") if n.strip()][:3]
+    return list(dict.fromkeys(re.findall(rf"\b{where}\.(\w+)", f.code)))[:3]
 
 
 def _moved_cause(f: Facts) -> str:
@@ -200,7 +212,8 @@ def _signature_fix(f: Facts) -> str:
             call = _renamed_keyword(f, written, keyword, close[0])
             return guess(f"the parameter may be `{close[0]}=` (`{written}` has no `{keyword}`)"
                          + (f": `{call}`" if call else ""))
-        return guess(f"pass it by one of `{written}`'s own parameters ({', '.join(params[:6])}) or leave it out")
+        return guess(f"drop `{keyword}=`, which `{written}` does not take, or pass the value by one of its own "
+                     f"parameters ({', '.join(params[:6])})")
     missing = re.findall(r"'(\w+)'", f.group(r"missing \d+ required positional arguments?: (.*)$"))
     if missing:
         return guess(f"pass {' and '.join(f'`{m}`' for m in missing)} as well, in the order of {_signature_text(f)}")

@@ -195,6 +195,19 @@ def numpy_call_fix(f: Facts) -> str:
                  f"outside, on concrete values")
 
 
+def float_item_fix(f: Facts) -> str:
+    """Drop the conversion; where the line also calls a NumPy function JAX has, that one too: without
+    the conversion it would get the traced array, which NumPy cannot take either."""
+    fix = ("keep it an array: drop `int()`/`float()`/`.item()` (cast with `.astype(jnp.float32)` if you need a "
+           "dtype) and convert outside the jitted function; to look at it, use `jax.debug.print`")
+    numpy = [c for c in f.calls("np.", "numpy.", "onp.") if _jnp_has(c.split(".", 1)[1])]
+    if numpy:
+        rest = numpy[0].split(".", 1)[1]
+        fix += (f"; where the line passes the value on to `{numpy[0]}`, use `jnp.{rest}` instead of `{numpy[0]}` "
+                f"(NumPy needs concrete numbers too)")
+    return fix
+
+
 # JAX's words for a Python int argument too large for the integer type it becomes
 _OVERFLOW = r"overflow was encountered while parsing an argument .* whose argument path is (\w+)\. Got <class 'int'> with value (-?\d+)"
 

@@ -104,7 +104,7 @@ MISUSE_RULES: list[Rule] = [
                                                  r"or lax\.fori_loop with dynamic start/stop"),
          lambda f: (f"reverse-mode autodiff (`jax.grad`) needs to know how many steps a loop ran, and this "
                     f"`{_loop_of(f)}`'s bounds are traced values, known only at run time"),
-         "give `fori_loop` static start/stop (Python ints: `int(n)`, or an argument marked static), which makes it "
+         "give `lax.fori_loop` static start/stop (Python ints: `int(n)`, or an argument marked static), which makes it "
          "a `lax.scan`; or loop with `lax.scan` over a fixed number of steps and mask the steps past the end "
          "(`jnp.where(i < n, new, old)`)"),
     Rule("callback-vmap", lambda f: f.says(r"^vmap is only supported for the pure_callback primitive when vmap_method"),

@@ -18,10 +18,10 @@ from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
 from .habit_rules import (HABIT_RULES, LINE_HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix,
-                          numpy_call_fix as _numpy_call_fix)
+                          numpy_call_fix as _numpy_call_fix, float_item_fix as _float_item_fix)
 from .misuse_rules import MISUSE_RULES
 from .operand_rules import OPERAND_RULES
-from .transform_rules import TRANSFORM_RULES
+from .transform_rules import TRANSFORM_RULES, VARYING_RULES
 from .usage_rules import USAGE_RULES
 from .value_rules import VALUE_RULES
 from .wiring_rules import BRANCH_RULES, WIRING_RULES
@@ -158,6 +158,7 @@ RULES: list[Rule] = [
     *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says
     *VALUE_RULES,          # values JAX cannot take as arrays (a dict in arithmetic), other libraries' names
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
+    *VARYING_RULES,        # shard_map: types that differ only in the mesh axes they vary over
     *API_RULES,            # removed names and calling conventions, each read from one message JAX words
     *TRANSFORM_RULES,      # what a jit or generic rule would misread: vmap's values, JAX calling a custom rule
     *OPERAND_RULES,        # specific messages first: a function inside an argument before a static one
@@ -192,11 +193,11 @@ RULES: list[Rule] = [
                    f"look up compiled code; this value cannot be hashed",
          _unhashable_fix),
     # ---- control flow on traced values
-    Rule("assert", lambda f: f.is_("ConcretizationTypeError") and f.kind == "assert",
+    Rule("assert", lambda f: f.is_("ConcretizationTypeError", "TracerBoolConversionError") and f.kind == "assert",
          "`assert` on a traced value: its truth is unknown while tracing",
-         "check values with `jax.experimental.checkify.check(pred, 'message')` inside a function "
-         "wrapped by `checkify.checkify`, or drop the check; keep Python `assert` for shapes and "
-         "static values"),
+         "drop the `assert` (check the inputs before the transformation, on concrete values), or check values "
+         "with `jax.experimental.checkify.check(pred, 'message')` inside a function wrapped by "
+         "`checkify.checkify`; keep Python `assert` for shapes and static values"),
     Rule("while-loop", lambda f: f.is_("TracerBoolConversionError") and (f.kind == "while" or f.stmt.get("exits_loop")),
          lambda f: ("a Python `while` on a traced value: its truth is unknown while tracing"
                     if f.kind == "while" else
@@ -302,8 +303,7 @@ RULES: list[Rule] = [
     Rule("float-item", lambda f: f.is_("ConcretizationTypeError") and (f.says(r"`float` function|item\(\) method|`bool` function|`int` function")
                                                                       or f.calls("float", "int", ".item", "bool")),
          "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
-         "keep it an array: drop `int()`/`float()`/`.item()` (cast with `.astype(jnp.float32)` if you need a "
-         "dtype) and convert outside the jitted function; to look at it, use `jax.debug.print`"),
+         _float_item_fix),
     Rule("concrete", lambda f: f.is_("ConcretizationTypeError"),
          "a traced value was needed as a concrete Python value (`float(t)`, `int(t)`, `.item()`, `bool(t)`)",
          # the construct that needed the value is not known here: a menu, offered as a guess

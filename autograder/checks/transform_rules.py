@@ -30,6 +30,12 @@ applies a nonlinear step (a power, a callback) to its tangent, which reverse mod
 integer among a differentiated function's outputs (an auxiliary value: `has_aux`); a key batch made by
 a `jax.random.split` written inside a sampler's call; a matrix product under `vmap` whose element still
 has an axis to map (a guess: another `vmap`).
+
+`VARYING_RULES` (ahead of the API rules, which would read the types as a shape or dtype mismatch):
+inside `shard_map`, which mesh axes a value varies over is part of its type (`float32[3]{V:rows}`). A
+loop carry whose body makes it vary, or a cotangent that does not vary where the output does, differs
+from what JAX expects in that alone; JAX's message names the axes, and `jax.lax.pcast(..., to='varying')`
+on the value that lacks them (the initial carry, the cotangent) is the fix it names too.
 """
 from __future__ import annotations
 
@@ -52,7 +58,12 @@ def _mapped_not_jitted(f: Facts) -> bool:
 
 
 def _mapped_name(f: Facts) -> str:
+    """The traced name the line gives to the function JAX names ("It arose in the jnp.arange argument"),
+    else the line's first traced name."""
     names = f.stmt.get("tracers") or []
+    fn = f.group(r"arose in the (?:[\w.]*\.)?(\w+) argument")
+    given = re.findall(rf"\b{fn}\(\s*(\w+)", f.code) if fn else []
+    names = [n for n in given if n in names] + names
     return f"`{names[0]}`" if names else "the mapped value"
 
 
@@ -208,7 +219,8 @@ TRANSFORM_RULES: list[Rule] = [
                     f"of a batch, and it is used where a concrete value is needed (a shape, an `argnums`, a "
                     f"Python `int`); nothing is jitted here, so `static_argnums` would not help"),
          lambda f: guess("if the value is the same for every example (an axis, a count, a mode), do not map "
-                         "it: close over it as a Python value (`jax.vmap(lambda x: fn(x, value))(xs)`); if it "
+                         "it: pass it unmapped as a Python number (`in_axes=(None, 0)`, with `None` at its "
+                         "position), or close over it (`jax.vmap(lambda x: fn(x, value))(xs)`); if it "
                          "differs, loop over these values in Python instead of mapping them "
                          "(`jnp.stack([fn(v) for v in values])`), or, where they set a shape, pad every "
                          "element to the largest shape and mask the padding")),
@@ -275,4 +287,63 @@ TRANSFORM_RULES: list[Rule] = [
          lambda f: guess("if every element still holds several vectors, map over that axis too, "
                          "`jax.vmap(jax.vmap(fn))` (one `vmap` per batch axis); if an operand's axes are "
                          "swapped, transpose it (`w.T`)")),
+]
+
+
+# ---------------------------------------------------------------- shard_map's varying manual axes
+_VARYING_PAIR = r"has (?:JAX )?type (\S+?) but the corresponding output carry component has type (\S+?),"
+_VARYING_COTANGENT = r"got (\S+?), but expected (\S+?) because the corresponding output"
+
+
+def _axes(aval: str) -> tuple[str, ...]:
+    """('rows',) from `float32[3]{V:rows}`; () when the type varies over no mesh axis."""
+    m = re.search(r"\{V:([\w, ]+)\}", aval)
+    return tuple(a.strip() for a in m.group(1).split(",")) if m else ()
+
+
+def _varying(f: Facts, pattern: str) -> tuple[str, str, tuple[str, ...]] | None:
+    """(type given, type expected, the axes only the expected one varies over), where the two types
+    differ in their varying axes alone; None otherwise."""
+    m = re.search(pattern, f.text)
+    if not m or re.sub(r"\{V:[^}]*\}", "", m.group(1)) != re.sub(r"\{V:[^}]*\}", "", m.group(2)):
+        return None
+    missing = tuple(a for a in _axes(m.group(2)) if a not in _axes(m.group(1)))
+    return (m.group(1), m.group(2), missing) if missing else None
+
+
+def _carry_name(f: Facts) -> str:
+    return re.sub(r"^loop_carry\[1\]", "carry", _first_group(r"input carry (?:component )?(\S+) has type", f.text))
+
+
+def _first_group(pattern: str, text: str) -> str:
+    m = re.search(pattern, text)
+    return m.group(1) if m else "the carry"
+
+
+def _tuple_text(axes: tuple[str, ...]) -> str:
+    return "(" + ", ".join(repr(a) for a in axes) + ("," if len(axes) == 1 else "") + ")"
+
+
+VARYING_RULES: list[Rule] = [
+    Rule("varying-carry", lambda f: _varying(f, _VARYING_PAIR) is not None,
+         lambda f: (lambda before, after, axes: (
+             f"inside `shard_map` a value's type includes the mesh axes it varies over: the body returns "
+             f"`{_carry_name(f)}` as {after}, varying over {', '.join(f'`{a}`' for a in axes)}, while its initial "
+             f"value, {before}, is the same on every device; a carry must keep its type, axes included")
+         )(*_varying(f, _VARYING_PAIR)),
+         lambda f: (lambda before, after, axes: (
+             f"make the initial value vary over those axes before the loop: "
+             f"`jax.lax.pcast(init, {_tuple_text(axes)}, to='varying')`, where `init` is the initial value of "
+             f"`{_carry_name(f)}`")
+         )(*_varying(f, _VARYING_PAIR))),
+    Rule("varying-cotangent", lambda f: _varying(f, _VARYING_COTANGENT) is not None,
+         lambda f: (lambda given, expected, axes: (
+             f"inside `shard_map` a value's type includes the mesh axes it varies over: the output varies over "
+             f"{', '.join(f'`{a}`' for a in axes)} ({expected}), and the cotangent given to the pullback, {given}, "
+             f"does not; a cotangent must have the output's type, axes included")
+         )(*_varying(f, _VARYING_COTANGENT)),
+         lambda f: (lambda given, expected, axes: (
+             f"make the cotangent vary over those axes before passing it: "
+             f"`jax.lax.pcast(ct, {_tuple_text(axes)}, to='varying')` (a basis such as `jnp.eye(n)` too)")
+         )(*_varying(f, _VARYING_COTANGENT))),
 ]

@@ -137,7 +137,7 @@ USAGE_RULES: list[Rule] = [
          "every entry of `in_axes` is `None`, so there is no axis to map and no batch size",
          _vmap_tried("map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`",
                      "map at least one argument (or give the batch size with `axis_size=`)")),
-    Rule("vmap-python-if", lambda f: f.is_("TracerBoolConversionError") and f.says(r"BatchTracer"),
+    Rule("vmap-python-if", lambda f: f.is_("TracerBoolConversionError") and f.says(r"BatchTracer") and f.kind != "assert",
          "a Python `if` (or `and`/`or`/`while`) on a value that `jax.vmap` maps: each example has its own value, "
          "so Python cannot pick one branch for the whole batch",
          lambda f: ("loop with `lax.while_loop(cond_fun, body_fun, init)`: under `jax.vmap` its condition is "
@@ -213,7 +213,7 @@ USAGE_RULES: list[Rule] = [
     Rule("cond-predicate", lambda f: f.says(r"^Pred must be a scalar"),
          lambda f: f"`lax.cond` takes one bool and runs one branch; the predicate has shape {_m(f, 'of_shape')}",
          "for an elementwise choice use `jnp.where(pred, a, b)`; to branch once, reduce the predicate with "
-         "`jnp.all`/`jnp.any`; per example, `jax.vmap` a function whose predicate is a scalar"),
+         "`jnp.all`/`jnp.any`; per example, `jax.vmap` the function that calls `lax.cond`, so that each example's predicate is a scalar"),
     Rule("cond-predicate-type", lambda f: f.says(r"^Pred type must be either boolean or number, got"),
          lambda f: (f"the predicate of `lax.cond` is the function `{_m(f, 'pred_function')}`, not its value"
                     if _m(f, 'pred_function') else "the predicate of `lax.cond` is not a bool or a number"),
@@ -310,7 +310,8 @@ USAGE_RULES: list[Rule] = [
                     f"{_m(f, 'bwd_input')}"),
          lambda f: (f"each cotangent must have the shape and dtype of its input "
                     f"({_m(f, 'bwd_input', default='the input')}): "
-                    f"broadcast it (e.g. `g * jnp.ones_like(x)`) or sum over the broadcast axes")),
+                    f"broadcast it (e.g. `g * jnp.ones_like(x)`) or sum over the broadcast axes; for an input "
+                    f"that gets no gradient (a mask, a constant), return `None` as that input's cotangent")),
     Rule("jvp-pair", lambda f: f.says(r"^Custom JVP rule .* must produce a pair"),
          "a custom_jvp rule must return two things: the primal output and its tangent",
          "return `(primal_out, tangent_out)` from the function given to `defjvp`"),
@@ -361,7 +362,8 @@ USAGE_RULES: list[Rule] = [
     Rule("contract", lambda f: f.says(r"^dot_general requires contracting dimensions to have the same shape"),
          lambda f: (f"a matrix product sums over the last axis of the first and the second-to-last of the second; "
                     f"their lengths differ ({_m(f, 'contract_sizes')})"),
-         "transpose the operand whose axes are swapped (`w.T`), or name the axes to sum over with `jnp.einsum`"),
+         guess("transpose the operand whose axes are swapped (`w.T`), or name the axes to sum over with `jnp.einsum`; "
+               "if one operand is a batch, map the product over it (`jax.vmap(jax.vmap(...))` for two batch axes)")),
     Rule("reshape", lambda f: f.says(r"^cannot reshape array of shape"),
          lambda f: (f"`reshape` keeps the number of elements: {_m(f, 'reshape_from')} holds "
                     f"{_m(f, 'reshape_from_size')}, the new shape {_m(f, 'reshape_to')} "

@@ -1,14 +1,15 @@
 """Values JAX cannot take as arrays, and names other libraries taught (issue 38: each read from one
 message Python, NumPy or JAX words for it, whatever the code around it):
 
-- a pytree used as one value: Python arithmetic on dicts (`params - grads`), a dict given to
+- a pytree used as one value: Python arithmetic on dicts (`params - grads`) or two tuples (`a * b`), a dict given to
   `jnp.asarray` (NumPy reads a dict as a record type's description);
 - what NumPy holds that JAX does not: `None` inside a list given to `jnp.array`, a NumPy array of
   Python objects (dtype `object`, what mixed entries and data frames give);
 - a JAX array used as a dict key or set member (arrays are not hashable); two dicts of arrays compared
   with `==` (Python asks each entry's comparison for one truth value);
 - typed PRNG keys read as plain data: their dtype (`key<fry>`) named by NumPy, an `.impl` attribute
-  they do not have (`jax.random.key_impl` reads it);
+  they do not have (`jax.random.key_impl` reads it), keys mixed with numbers (`jnp.pad` of a key array);
+- `dtype=object` asked of `jnp.array`;
 - TensorFlow's and PyTorch's names in `jax.numpy` (`clip_by_value`, `reduce_sum`, `cat`), and `@`
   with a plain number (a scale: `*`).
 
@@ -24,6 +25,8 @@ from .rule_facts import Facts, Rule
 from .trial_texts import kind_fix
 
 _CONTAINER_OP = r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"
+_SEQUENCE_TIMES = r"can't multiply sequence by non-int of type '(tuple|list)'"
+_OBJECT_DTYPE = r"dtype=(?:np\.)?object_?\b"
 
 # names from TensorFlow and PyTorch that `jax.numpy` lacks -> JAX's spelling (checked against jax 0.10)
 OTHER_LIBRARY_NAMES = {
@@ -40,9 +43,11 @@ OTHER_LIBRARY_NAMES = {
 def _container_op(f: Facts) -> tuple[str, str]:
     """(operator, container) where Python arithmetic met a dict (or a list or tuple in arithmetic they
     do not do: `-`, `/`, `**`, `@`), or ('', '')."""
-    m = re.search(_CONTAINER_OP, f.text)
-    if not m or (f.desc.get("where") or {}).get("called_by_jax"):   # JAX calling a rule: transform_rules
-        return "", ""
+    m = re.search(_CONTAINER_OP, f.text) or re.search(_SEQUENCE_TIMES, f.text)
+    if not m or (f.desc.get("where") or {}).get("called_by_jax") in ("custom_derivatives", "tree_util"):
+        return "", ""    # JAX calling a custom rule or an unflatten function: transform_rules
+    if f.says(_SEQUENCE_TIMES):             # `*` of two tuples (or lists): Python words it as repetition
+        return "*", f.group(_SEQUENCE_TIMES)
     op, kinds = m.group(1), (m.group(2), m.group(3))
     if "dict" in kinds:
         return op, "dict"
@@ -70,8 +75,9 @@ VALUE_RULES: list[Rule] = [
     Rule("container-arithmetic", lambda f: f.is_("TypeError") and bool(_container_op(f)[0]),
          lambda f: (f"Python's `{_container_op(f)[0]}` does not reach inside a {_container_op(f)[1]}: a pytree of "
                     f"arrays (parameters, gradients) is not one array, and its arithmetic is done leaf by leaf"),
-         "apply it to every leaf with `jax.tree.map`: `jax.tree.map(lambda a, b: a - b, x, y)` (the trees must "
-         "have the same structure; close over a plain number: `jax.tree.map(lambda a: a * s, x)`)"),
+         lambda f: (f"apply it to every leaf with `jax.tree.map`: `jax.tree.map(lambda a, b: a {_container_op(f)[0]} b, "
+                    f"x, y)` (the trees must have the same structure; close over a plain number: "
+                    f"`jax.tree.map(lambda a: a * s, x)`)")),
     Rule("dict-as-array", lambda f: f.says(r"entry not a 2- or 3- tuple") and bool(
          f.calls("jnp.asarray", "jnp.array", "np.asarray", "np.array", "jax.numpy.asarray", "jax.numpy.array")),
          "`jnp.asarray` was given a dict, which is not one array (NumPy reads a dict as the description of a "
@@ -92,6 +98,16 @@ VALUE_RULES: list[Rule] = [
              "if it holds numbers, convert them first: `x.astype(np.float32)` (replace `None` entries with `np.nan` "
              "before); if it holds text or other objects, keep it out of the function's arguments (pass only the "
              "arrays, and use the rest outside)")),
+    Rule("keys-as-numbers", lambda f: f.says(r"^Cannot convert_element_type from \w+ to key<"),
+         "typed PRNG keys are not numbers: an operation that mixes them with numbers (`jnp.pad`'s zeros, "
+         "a concatenation or `where` with an integer array, arithmetic) cannot make keys of the result",
+         "do it on the keys' data, `jax.random.key_data(keys)` (uint32, with one more trailing axis: pad or "
+         "index it too), and make keys of the result again with `jax.random.wrap_key_data(...)`"),
+    Rule("object-dtype", lambda f: f.says(r"only supports number, bool, and string dtypes, got dtype <class 'object'>")
+         and bool(re.search(_OBJECT_DTYPE, f.code)),
+         "`dtype=object` asks for an array of Python objects, and JAX holds only numbers and booleans",
+         lambda f: (f"give the numbers' dtype instead: `{re.sub(_OBJECT_DTYPE, 'dtype=jnp.int32', f.code.strip())}` "
+                    f"for whole numbers (`jnp.float32` for fractions), or leave `dtype=` out")),
     Rule("array-as-key", lambda f: f.says(r"unhashable type: '(?:[\w.]+\.)?ArrayImpl'") and not f.says(r"static"),
          "a JAX array cannot be a dict key or a set member: it is not hashable (its `==` compares elements)",
          "use Python numbers as keys: `int(i)` for one element, or loop over a NumPy copy, `for i in np.asarray(x)` "

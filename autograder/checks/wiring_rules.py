@@ -2,7 +2,10 @@
 (`tests/mistakes/heldout_error_mistakes_5.py`), one per kind of JAX (or Python) message it met and no
 rule knew: a `functools.partial` keyword that the caller's positional values fill again, a custom_vjp
 forward rule that does not return a pair, keyword arguments of a vmapped function (mapped like the
-rest), and a `lax.cond` whose predicate is known while tracing.
+rest), and a `lax.cond` whose predicate is known while tracing. After the fourteenth batch, two branch
+outputs that differ in a way the generic branch rule misnames: one branch returns its operand unchanged
+(`lambda m: m`), so the operand's dtype is the one to keep; and two classes of the same name (a class
+defined twice, or a NamedTuple made again), which are different pytree nodes.
 
 As in `operand_rules.py`, a fix that rewrites the failing line is traced on the student's values
 (`trial_rewrites.py`) before it is quoted. `WIRING_RULES` come first in `rules.RULES`, with the
@@ -195,12 +198,55 @@ def _mapped(v: dict) -> str:
     return f"{v['fn']}.__wrapped__" if v["wrapped"] == "<lambda>" and not v.get("written") else v["wrapped"]
 
 
+# ---------------------------------------------------------------- branch outputs
+_TWO_CLASSES = r"output is a <class '([\w.<>]+)'> but \w+ ?\d* output is a <class '([\w.<>]+)'>"
+
+
+def _identity_branch(f: Facts) -> tuple[str, str] | None:
+    """(parameter, the other branch's body) where a `cond` on the line passes `lambda p: p` as one branch
+    and a one-parameter lambda as the other."""
+    import ast
+    for node in ast.walk(f.parsed):
+        if isinstance(node, ast.Call) and ast.unparse(node.func) in _BRANCHES and len(node.args) >= 3:
+            sides = [a for a in node.args[1:3] if isinstance(a, ast.Lambda) and len(a.args.args) == 1]
+            same = [a for a in sides if isinstance(a.body, ast.Name) and a.body.id == a.args.args[0].arg]
+            if len(sides) == 2 and len(same) == 1:
+                other = sides[1] if same[0] is sides[0] else sides[0]
+                return same[0].args.args[0].arg, ast.unparse(other.body)
+    return None
+
+
+def _same_name(f: Facts) -> str:
+    m = re.search(_TWO_CLASSES, f.text)
+    if m and m.group(1).rsplit(".", 1)[-1] == m.group(2).rsplit(".", 1)[-1]:   # same name, yet not one class
+        return m.group(1).rsplit(".", 1)[-1]
+    return ""
+
+
+BRANCH_OUTPUT_RULES: list[Rule] = [
+    Rule("branch-keeps-operand-dtype", lambda f: f.says(r"(?s)^cond branches must have equal output types.*dtypes do not match")
+         and _identity_branch(f) is not None,
+         lambda f: (f"one branch returns its operand `{_identity_branch(f)[0]}` unchanged and the other computes a new "
+                    f"value of another dtype; both branches must return the same types"),
+         lambda f: (f"cast the new value back to the operand's dtype: `lambda {_identity_branch(f)[0]}: "
+                    f"({_identity_branch(f)[1]}).astype({_identity_branch(f)[0]}.dtype)`, which keeps "
+                    f"`{_identity_branch(f)[0]}` in the dtype it came in with")),
+    Rule("branch-same-name-classes", lambda f: bool(_same_name(f)),
+         lambda f: (f"the branches return two different classes that are both named `{_same_name(f)}` (a class "
+                    f"defined twice, or a NamedTuple made again): each class is its own kind of pytree node, even "
+                    f"with the same fields"),
+         lambda f: (f"give the trees the same structure: build both results with one class, converting the other "
+                    f"(for NamedTuples, `type(first)(*second)`)")),
+]
+
+
 WIRING_RULES: list[Rule] = [
     # ---- functions wired the wrong way round
     Rule("partial-keyword", lambda f: f.is_("TypeError") and f.says(_P["multiple"]) and bool(_partial(f)),
          _partial_cause, _partial_fix),
     Rule("vjp-fwd-pair", lambda f: f.says(_P["fwd"]), _fwd_cause, _fwd_fix),
     Rule("vmap-keyword", lambda f: bool(_vmapped(f)), _vmapped_cause, _vmapped_fix),
+    *BRANCH_OUTPUT_RULES,
 ]
 
 
