@@ -150,3 +150,27 @@ def test_a_contraction_that_does_not_line_up_is_a_guess_with_a_nested_vmap():
 def test_the_mapped_name_is_the_one_the_failing_function_got():
     text = _block(lambda: jax.vmap(lambda n, g: jnp.sum(jnp.arange(n) * g))(jnp.array([2, 2]), jnp.ones(2)))
     assert "`n` is one element of a batch" in text and "in_axes=(None, 0)" in _fix(text)
+
+
+def test_a_tree_of_pairs_unpacked_into_two_names_is_offered_a_transpose_that_runs():
+    layers = [jnp.ones(2), jnp.ones((2, 2)), jnp.ones(3)]
+
+    def moments(w):
+        return jnp.mean(w), jnp.std(w)
+
+    def statistics():
+        means, scales = jax.tree.map(moments, layers)
+        return means, scales
+    assert _rule(statistics) == "tree-of-tuples-unpacked"
+    fix = _fix(_block(statistics))
+    assert fix.startswith(GUESS)
+    offered = next(part for part in fix.split("`") if part.startswith("jax.tree.transpose("))
+    means, scales = eval(offered, {"jax": jax, "moments": moments, "layers": layers})   # the offered call runs
+    assert len(means) == len(scales) == 3
+
+
+def test_too_many_values_from_another_call_is_not_a_tree_map():
+    def unpack():
+        first, second = jnp.split(jnp.ones(6), 3)
+        return first, second
+    assert _rule(unpack) != "tree-of-tuples-unpacked"

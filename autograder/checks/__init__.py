@@ -19,7 +19,8 @@
                  retrace -> cause and fix), with `usage_rules` (JAX's API outside jit: vmap, grad, loops,
                  branches, pytrees, keys, custom rules, shapes), `api_rules` (names JAX removed or renamed,
                  and calling conventions each told by one message: jvp tuples, pullbacks, flatten pairs,
-                 key types, `in_axes` lists, custom rules' arguments, loop carries), `fallback_rules` (last:
+                 key types, `in_axes` lists, custom rules' arguments, loop carries; `solver_rules`:
+                 `jax.scipy.optimize.minimize` given a multi-axis or pytree `x0`), `fallback_rules` (last:
                  where no rule knows the message, a cause and at most two guesses by the error's kind),
                  `advice_rules` (read from what JAX's message says it wants and from the line's syntax: a
                  chained comparison around `&`, the dtype, platform or mode JAX names, JAX's tip, a
@@ -28,7 +29,7 @@
                  values a transform cannot trace, loops and callbacks under transformations),
                  `habit_rules` (habits from NumPy and PyTorch, each told by one message: in-place
                  functions, 64-bit integers, a sampler's scale, `dim=`, a device list as a mesh),
-                 `transform_rules` (first: what a jit or generic rule would misread, a value vmap mapped, a custom rule's tuples, a pytree's unflatten), `operand_rules` (lists and functions where arrays belong, arguments that do not fit
+                 `transform_rules` (first: what a jit or generic rule would misread, a value vmap mapped, a custom rule's tuples, a pytree's unflatten; shard_map's varying axes), `operand_rules` (lists and functions where arrays belong, arguments that do not fit
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
                  fwd rules, vmapped keywords, static `lax.cond` predicates) and `value_rules` (values JAX
                  cannot take as arrays: a dict in arithmetic, `None` in a list, keys as data; other libraries'

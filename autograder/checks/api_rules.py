@@ -15,6 +15,7 @@ import re
 
 from .rule_facts import Facts, Rule
 from .advice_rules import EARLY_RULES
+from .solver_rules import SOLVER_RULES
 from .trial_texts import guess, kind_fix
 
 # ---------------------------------------------------------------- removed and renamed names
@@ -274,12 +275,6 @@ def _cotangent_types(f: Facts) -> tuple[str, str]:
 _UPDATE_RANK = r"^dynamic_update_slice update must have the same rank as operand, got update shape (\([^)]*\)) for operand shape (\([^)]*\))"
 
 
-def _minimize(f: Facts) -> tuple[str, str] | None:
-    """(objective, x0) of a `jax.scipy.optimize.minimize(fun, x0, ...)` call on the line."""
-    m = re.search(r"\bminimize\(\s*([\w.]+)\s*,\s*([\w.]+)\s*[,)]", f.code)
-    return (m.group(1), m.group(2)) if m and f.calls("jax.scipy.optimize.minimize", "minimize", "optimize.minimize") else None
-
-
 def _none_fallback(f: Facts) -> str:
     """Where the key came from a name on the line (an optional setting left `None`): fall back there."""
     m = re.search(r"\bjax\.random\.\w+\(\s*([A-Za-z_]\w*)\s*[,)]", f.code)
@@ -320,14 +315,7 @@ API_RULES: list[Rule] = [
          lambda f: kind_fix(f) or (f"give it a cotangent like the output: e.g. `jnp.ones_like(out)` (shape and dtype "
                                    f"{_cotangent_types(f)[1] or 'of the output'}), where `out` is what `jax.vjp` "
                                    f"returned first")),      # a rewrite that traced (a cast) first
-    Rule("minimize-flat-x0", lambda f: bool(_minimize(f)) and f.is_("TypeError", "ValueError")
-         and f.says(r"dot_general|[Ii]ncompatible shapes|broadcast|rank|dimension"),
-         "`jax.scipy.optimize.minimize` works on one flat vector of parameters: its BFGS multiplies `x0` by an "
-         "n x n matrix, so an `x0` with more than one axis does not line up",
-         lambda f: (lambda fun, x0: guess(
-             f"if `{x0}` has more than one axis, pass it flat and reshape inside the objective: "
-             f"`minimize(lambda v: {fun}(v.reshape({x0}.shape)), {x0}.ravel(), ...)`, then reshape the result's "
-             f"`.x` back with `.reshape({x0}.shape)`"))(*_minimize(f))),
+    *SOLVER_RULES,         # jax.scipy.optimize.minimize given what it does not take
     # ---- arrays built or updated with the wrong shape
     Rule("update-rank", lambda f: f.says(_UPDATE_RANK),
          lambda f: (f"`lax.dynamic_update_slice` writes an update with as many axes as the operand: the update has "

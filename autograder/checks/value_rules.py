@@ -1,7 +1,8 @@
 """Values JAX cannot take as arrays, and names other libraries taught (issue 38: each read from one
 message Python, NumPy or JAX words for it, whatever the code around it):
 
-- a pytree used as one value: Python arithmetic on dicts (`params - grads`) or two tuples (`a * b`), a dict given to
+- a pytree used as one value: Python arithmetic on dicts (`params - grads`) or two tuples (`a * b`), a
+  `jax.tree.map` whose per-leaf tuples are unpacked as if it returned a tuple of trees, a dict given to
   `jnp.asarray` (NumPy reads a dict as a record type's description);
 - what NumPy holds that JAX does not: `None` inside a list given to `jnp.array`, a NumPy array of
   Python objects (dtype `object`, what mixed entries and data frames give);
@@ -22,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .rule_facts import Facts, Rule
-from .trial_texts import kind_fix
+from .trial_texts import guess, kind_fix
 
 _CONTAINER_OP = r"unsupported operand type\(s\) for (\S+): '(\w+)' and '(\w+)'"
 _SEQUENCE_TIMES = r"can't multiply sequence by non-int of type '(tuple|list)'"
@@ -71,7 +72,30 @@ def _missing_name(f: Facts) -> str:
     return name if name in OTHER_LIBRARY_NAMES else ""
 
 
+_TREE_MAPS = ("jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map", "tree_map", "tree.map")
+
+
+def _tree_map_unpacked(f: Facts) -> tuple[str, str, int] | None:
+    """(function, tree, names) where the line unpacks `jax.tree.map(fn, tree)` into several names."""
+    import ast
+    for node in ast.walk(f.parsed):
+        if (isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Tuple) and isinstance(node.value, ast.Call)
+                and ast.unparse(node.value.func) in _TREE_MAPS and len(node.value.args) >= 2):
+            return ast.unparse(node.value.args[0]), ast.unparse(node.value.args[1]), len(node.targets[0].elts)
+    return None
+
+
 VALUE_RULES: list[Rule] = [
+    Rule("tree-of-tuples-unpacked", lambda f: f.says(r"(too many|not enough) values to unpack")
+         and _tree_map_unpacked(f) is not None,
+         lambda f: (lambda fn, tree, n: (
+             f"`jax.tree.map({fn}, {tree})` returns one tree shaped like `{tree}`, with what `{fn}` returns at each "
+             f"leaf; unpacking it into {n} names takes `{tree}`'s own entries apart, not each leaf's values"))(
+             *_tree_map_unpacked(f)),
+         lambda f: (lambda fn, tree, n: guess(
+             f"if `{fn}` returns {n} values per leaf, transpose the tree of tuples into a tuple of trees: "
+             f"`jax.tree.transpose(jax.tree.structure({tree}), jax.tree.structure(({', '.join(['0'] * n)})), "
+             f"jax.tree.map({fn}, {tree}))`, or map once per value"))(*_tree_map_unpacked(f))),
     Rule("container-arithmetic", lambda f: f.is_("TypeError") and bool(_container_op(f)[0]),
          lambda f: (f"Python's `{_container_op(f)[0]}` does not reach inside a {_container_op(f)[1]}: a pytree of "
                     f"arrays (parameters, gradients) is not one array, and its arithmetic is done leaf by leaf"),
