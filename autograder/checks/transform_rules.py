@@ -312,38 +312,44 @@ def _varying(f: Facts, pattern: str) -> tuple[str, str, tuple[str, ...]] | None:
 
 
 def _carry_name(f: Facts) -> str:
-    return re.sub(r"^loop_carry\[1\]", "carry", _first_group(r"input carry (?:component )?(\S+) has type", f.text))
+    name = f.group(r"input carry (?:component )?(\S+) has type", 1, "the carry")
+    return re.sub(r"^loop_carry\[1\]", "carry", name)
 
 
-def _first_group(pattern: str, text: str) -> str:
-    m = re.search(pattern, text)
-    return m.group(1) if m else "the carry"
+def _axes_text(axes: tuple[str, ...]) -> tuple[str, str]:
+    """(`rows`, `y` for the prose; ('rows', 'y') for the code)."""
+    return ", ".join(f"`{a}`" for a in axes), "(" + ", ".join(repr(a) for a in axes) + ("," if len(axes) == 1 else "") + ")"
 
 
-def _tuple_text(axes: tuple[str, ...]) -> str:
-    return "(" + ", ".join(repr(a) for a in axes) + ("," if len(axes) == 1 else "") + ")"
+_SHARD_MAP_TYPES = "inside `shard_map` a value's type includes the mesh axes it varies over"
+
+
+def _varying_carry_cause(f: Facts) -> str:
+    before, after, axes = _varying(f, _VARYING_PAIR)
+    return (f"{_SHARD_MAP_TYPES}: the body returns `{_carry_name(f)}` as {after}, varying over {_axes_text(axes)[0]}, "
+            f"while its initial value, {before}, is the same on every device; a carry must keep its type, axes included")
+
+
+def _varying_carry_fix(f: Facts) -> str:
+    axes = _varying(f, _VARYING_PAIR)[2]
+    return (f"make the initial value vary over those axes before the loop: `jax.lax.pcast(init, {_axes_text(axes)[1]}, "
+            f"to='varying')`, where `init` is the initial value of `{_carry_name(f)}`")
+
+
+def _varying_cotangent_cause(f: Facts) -> str:
+    given, expected, axes = _varying(f, _VARYING_COTANGENT)
+    return (f"{_SHARD_MAP_TYPES}: the output varies over {_axes_text(axes)[0]} ({expected}), and the cotangent given "
+            f"to the pullback, {given}, does not; a cotangent must have the output's type, axes included")
+
+
+def _varying_cotangent_fix(f: Facts) -> str:
+    axes = _varying(f, _VARYING_COTANGENT)[2]
+    return (f"make the cotangent vary over those axes before passing it: `jax.lax.pcast(ct, {_axes_text(axes)[1]}, "
+            f"to='varying')` (a basis such as `jnp.eye(n)` too)")
 
 
 VARYING_RULES: list[Rule] = [
-    Rule("varying-carry", lambda f: _varying(f, _VARYING_PAIR) is not None,
-         lambda f: (lambda before, after, axes: (
-             f"inside `shard_map` a value's type includes the mesh axes it varies over: the body returns "
-             f"`{_carry_name(f)}` as {after}, varying over {', '.join(f'`{a}`' for a in axes)}, while its initial "
-             f"value, {before}, is the same on every device; a carry must keep its type, axes included")
-         )(*_varying(f, _VARYING_PAIR)),
-         lambda f: (lambda before, after, axes: (
-             f"make the initial value vary over those axes before the loop: "
-             f"`jax.lax.pcast(init, {_tuple_text(axes)}, to='varying')`, where `init` is the initial value of "
-             f"`{_carry_name(f)}`")
-         )(*_varying(f, _VARYING_PAIR))),
+    Rule("varying-carry", lambda f: _varying(f, _VARYING_PAIR) is not None, _varying_carry_cause, _varying_carry_fix),
     Rule("varying-cotangent", lambda f: _varying(f, _VARYING_COTANGENT) is not None,
-         lambda f: (lambda given, expected, axes: (
-             f"inside `shard_map` a value's type includes the mesh axes it varies over: the output varies over "
-             f"{', '.join(f'`{a}`' for a in axes)} ({expected}), and the cotangent given to the pullback, {given}, "
-             f"does not; a cotangent must have the output's type, axes included")
-         )(*_varying(f, _VARYING_COTANGENT)),
-         lambda f: (lambda given, expected, axes: (
-             f"make the cotangent vary over those axes before passing it: "
-             f"`jax.lax.pcast(ct, {_tuple_text(axes)}, to='varying')` (a basis such as `jnp.eye(n)` too)")
-         )(*_varying(f, _VARYING_COTANGENT))),
+         _varying_cotangent_cause, _varying_cotangent_fix),
 ]
