@@ -5,6 +5,8 @@ of them a corpus case) where it must fire and give its fix as a guess, and a nea
 not fire, or must leave the older, certain fix alone."""
 from __future__ import annotations
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -215,3 +217,33 @@ def test_a_cotangent_of_another_shape_keeps_the_shape_fix():
     _, pull = jax.vjp(jnp.sin, jnp.ones(3))
     assert _rule(lambda: pull(jnp.ones(2))) != "varying-cotangent"
     assert "pcast" not in _fix(lambda: pull(jnp.ones(2)))
+
+
+# ---------------------------------------------------------------- a custom function called as a method
+class _Spring:
+    stiffness = 3.0
+
+    @functools.partial(jax.custom_jvp, nondiff_argnums=(0,))
+    def energy(self, x):
+        return 0.5 * self.stiffness * jnp.sum(x ** 2)
+
+    @energy.defjvp
+    def _energy_jvp(self, primals, tangents):
+        (x,), (x_dot,) = primals, tangents
+        return _Spring.energy(self, x), self.stiffness * jnp.sum(x * x_dot)
+
+
+def test_a_custom_jvp_method_called_on_an_instance_is_offered_self_passed_explicitly():
+    spring = _Spring()
+    fix = _fix(lambda: spring.energy(jnp.ones(2)))
+    assert _rule(lambda: spring.energy(jnp.ones(2))) == "custom-rule-method"
+    assert fix.startswith(GUESS) and "`type(spring).energy(spring, jnp.ones(2))`" in fix
+    type(spring).energy(spring, jnp.ones(2))
+
+
+def test_a_custom_function_called_with_too_few_arguments_is_not_offered_self():
+    @jax.custom_jvp
+    def scaled(k, x):
+        return k * x
+    scaled.defjvp(lambda primals, tangents: (scaled(*primals), primals[0] * tangents[1]))
+    assert _rule(lambda: scaled(jnp.ones(2))) != "custom-rule-method"

@@ -15,6 +15,10 @@ another transformation or JAX's own machinery called the student's code (issue 3
 Each fix above is a guess (`trial_texts.guess`): the usual way out for that situation, not tried on the
 student's values, so a case it does not fit is told less, never told wrong.
 
+A `custom_jvp`/`custom_vjp` function called through an object (`spring.energy(x)`) with an argument
+missing: defined in a class it is no method, so `self` is not passed (a guess: the message cannot say
+that it was defined in a class).
+
 Calling conventions, where JAX's message and the student's line together say what was called how (the
 fix follows from them, so it is told, not guessed): a loop body with the wrong parameters for its loop
 (`fori_loop` calls `body(i, carry)`); a static argument of `jax.checkpoint` passed by keyword
@@ -171,6 +175,36 @@ def _unmapped_axis(f: Facts) -> str:
     return f.group(r"^vmap has mapped output \(axis_name=([^)]+)\) but out_axes is None")
 
 
+# ---------------------------------------------------------------- a custom rule's function as a method
+_CUSTOM_UNRESOLVED = r"^The input arguments to the custom_(?:jvp|vjp)-decorated function (\w+) could not be resolved"
+
+
+def _custom_method_call(f: Facts) -> tuple[str, str, str] | None:
+    """(instance, function, arguments) where the line calls a custom_jvp/custom_vjp function on an instance
+    (`spring.energy(x)`) and JAX found an argument missing: a custom function is no method, so the
+    instance is not passed as `self`."""
+    name = f.group(_CUSTOM_UNRESOLVED)
+    if not name or not f.says("missing a required argument"):
+        return None
+    for node in ast.walk(f.parsed):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == name
+                and isinstance(node.func.value, ast.Name)):
+            return node.func.value.id, name, ", ".join(ast.unparse(a) for a in node.args)
+    return None
+
+
+CUSTOM_METHOD_RULE = Rule(
+    "custom-rule-method", lambda f: _custom_method_call(f) is not None,
+    lambda f: (lambda obj, fn, args: (
+        f"`{obj}.{fn}(...)` calls a `jax.custom_jvp`/`custom_vjp` function through an object, and an argument is "
+        f"missing: a custom function defined in a class is not a method, so the object is not passed as `self`"
+    ))(*_custom_method_call(f)),
+    lambda f: (lambda obj, fn, args: guess(
+        f"if `{fn}` is defined in the class of `{obj}`, pass `self` explicitly: `type({obj}).{fn}({obj}, {args})`, "
+        f"or make `{fn}` a plain function outside the class; otherwise pass every argument `{fn}` takes"
+    ))(*_custom_method_call(f)))
+
+
 TRANSFORM_RULES: list[Rule] = [
     Rule("loop-body-arguments", lambda f: bool(_loop_called(f)),
          lambda f: (f"`lax.{_loop_called(f)}` calls {_LOOP_SIGNATURES[_loop_called(f)]}; `"
@@ -224,6 +258,7 @@ TRANSFORM_RULES: list[Rule] = [
                          "differs, loop over these values in Python instead of mapping them "
                          "(`jnp.stack([fn(v) for v in values])`), or, where they set a shape, pad every "
                          "element to the largest shape and mask the padding")),
+    CUSTOM_METHOD_RULE,
     Rule("custom-rule-tuple", lambda f: _called_by(f, "custom_derivatives")
          and f.says(r"got <class '(tuple|list)'>"),
          lambda f: (f"`{f.fn}` is a custom derivative rule, and JAX calls it with tuples: "
