@@ -107,14 +107,19 @@ def categorise(raw: Path) -> dict[str, collections.Counter]:
         stack, _, n = line.rpartition(" ")
         if not n.isdigit():
             continue
-        pid = re.findall(r"process (\d+):", stack)[-1] if "sandbox.inside" in stack else "grader"
+        # a worker: a fresh interpreter running sandbox.inside, or a child the fork server's zygote forked
+        # (the zygote itself is the first process named after it; what it forks is named after it too)
+        pids = re.findall(r'process (\d+):"([^"]*)"', stack)
+        forked = [pid for pid, cmd in pids if "sandbox.zygote" in cmd][1:]
+        pid = (pids[-1][0] if "sandbox.inside" in stack else forked[-1] if forked
+               else "zygote" if any("sandbox.zygote" in cmd for _, cmd in pids) else "grader")
         if "time_against" in stack:
             role[pid] = "timing worker"
         category = next((name for name, marker in CATEGORIES if marker in stack), "other")
         per[pid][category] += int(n)
     out: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for pid, counts in per.items():
-        label = "grader" if pid == "grader" else role.get(pid, "main worker")
+        label = pid if pid in ("grader", "zygote") else role.get(pid, "main worker")
         if label != "grader" and sum(v for k, v in counts.items() if k not in IDLE) == 0:
             continue   # an `unshare` or supervisor process: it only waits
         out[label].update(counts)
