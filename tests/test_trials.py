@@ -139,7 +139,9 @@ def test_an_endless_trace_costs_the_budget_and_claims_nothing():
         start = time.monotonic()
         block = diagnose.explanation_block(exc)
         took = time.monotonic() - start
-    assert trials.BUDGET_S - 0.2 < took < trials.BUDGET_S + 1.5, took
+    # the budget, plus what a loaded machine adds to forking the child and killing it (a fresh-clone run
+    # beside a load test, load 10 on 2 cores, read 3.9 s); an endless trace without the budget never returns
+    assert trials.BUDGET_S - 0.2 < took < trials.BUDGET_S + 4.0, took
     assert TRACES not in block and GUESS in block, block
 
 
