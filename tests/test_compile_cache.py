@@ -387,3 +387,36 @@ def test_a_compile_time_check_compiles_cold_under_an_installed_cache():
     before, during, after = json.loads(r.stdout)
     assert during == before, (before, during)
     assert after["private_hits"] > before["private_hits"], (before, after)
+
+
+def test_a_program_loaded_once_is_reused_and_still_computes_its_own_result():
+    """A second hit of the same entry returns the executable the first loaded (no second load), is
+    counted as a hit, and computes what that program computes; a different program is not given it;
+    a compile-time check's cold compile never reads the loaded ones."""
+    import subprocess
+    import sys
+    code = ("import json, sys\n"
+            "import jax, jax.numpy as jnp\n"
+            "from autograder.checks import timing\n"
+            "from autograder.sandbox import compile_cache\n"
+            "cache = compile_cache.install()\n"
+            "f = lambda x: jnp.sin(x) * 2\n"
+            "jax.jit(f)(jnp.ones(3)).block_until_ready()\n"
+            "first = dict(cache.counts)\n"
+            "jax.clear_caches(); a = jax.jit(f)(jnp.arange(3.0))\n"
+            "jax.clear_caches(); b = jax.jit(lambda x: jnp.cos(x) * 2)(jnp.arange(3.0))\n"
+            "x = jnp.ones(3); second = dict(cache.counts)\n"
+            "timing._compile_seconds(jax.jit(f), (x,))\n"
+            "sys.stdout.write(json.dumps([first, second, dict(cache.counts), a.tolist(), b.tolist(),\n"
+            "                             len(cache.loaded)]))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                       env={**os.environ, "JAX_PLATFORMS": "cpu"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    first, second, third, a, b, loaded = json.loads(r.stdout)
+    import numpy as np
+    np.testing.assert_allclose(a, np.sin(np.arange(3.0)) * 2, rtol=1e-6)
+    np.testing.assert_allclose(b, np.cos(np.arange(3.0)) * 2, rtol=1e-6)
+    assert first["reloads_saved"] == 0 and second["reloads_saved"] >= 1, (first, second)
+    assert second["private_hits"] - first["private_hits"] >= second["reloads_saved"], (first, second)
+    assert third == second, (second, third)
+    assert loaded >= 1

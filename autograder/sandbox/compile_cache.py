@@ -24,6 +24,12 @@ executable: whoever can write one for a common program runs code in every proces
   the same program in the same worker (the probes clear JAX's in-memory caches on purpose) are hits,
   and nothing leaves the process. A student can spoil only their own worker's entries, as they could
   patch anything in their own process.
+- **A hit is loaded once per process** (`TrustedCache.loaded`): JAX turns an entry's bytes into an
+  executable at every hit (about 3 ms on the course's CPU machine, most of a hit's cost), and a
+  quarter of a notebook's lookups are a program the same process already loaded (each probe traces
+  the student's function under a new jit, which lowers to the same program). The executable loaded
+  the first time is returned again; it is immutable once built, and JAX's own caches share one
+  executable between calls the same way.
 
 The cache is installed in JAX as its persistent cache object, without `jax_compilation_cache_dir`,
 so JAX never writes files, logs persistent misses as warnings, or turns on XLA's own GPU caches.
@@ -52,6 +58,8 @@ FOLDER_MODE = 0o311                       # entries opened by name; nobody but r
 # What a worker keeps of its own compiles, in bytes (entries are tens of kB; a notebook makes
 # hundreds): past this, new compiles are not kept.
 PRIVATE_BUDGET = 128 * 2**20
+# Entries whose executables a process keeps loaded (each about its entry's size in memory again).
+LOADED_MAX = 1024
 
 
 def _sha256(data: bytes) -> str:
@@ -141,7 +149,9 @@ def make_cache(folder, manifest: dict[str, str] | None):
             self.shared = shared
             self.private: dict[str, bytes] = {}
             self.private_bytes = 0
-            self.counts = {"shared_hits": 0, "private_hits": 0, "misses": 0, "rejected": rejected, "kept": 0}
+            self.loaded: dict = {}   # (key, backend, devices) -> (executable, compile time, backend): `load`
+            self.counts = {"shared_hits": 0, "private_hits": 0, "misses": 0, "rejected": rejected, "kept": 0,
+                           "reloads_saved": 0}
 
         def get(self, key: str):
             blob = self.private.get(key)
@@ -162,9 +172,43 @@ def make_cache(folder, manifest: dict[str, str] | None):
             self.private_bytes += len(value)
             self.counts["kept"] += 1
 
+        @staticmethod
+        def _memo(cache_key, backend, executable_devices=None):
+            # on a GPU the key leaves out which devices the program runs on: they are part of the memo
+            cpu = getattr(backend, "platform", "") == "cpu"
+            return (cache_key, id(backend)) if cpu else (cache_key, id(backend), executable_devices)
+
+        def load(self, read, cache_key, compile_options, backend, executable_devices):
+            """JAX's `get_executable_and_time` (`read`), but an entry this process already loaded
+            (or compiled) is returned as it was; counted as the hit it would have been."""
+            memo = self._memo(cache_key, backend, executable_devices)
+            try:
+                got = self.loaded.get(memo)
+            except TypeError:   # devices that do not hash: no memo
+                return read(cache_key, compile_options, backend, executable_devices)
+            if got is not None and got[2] is backend:
+                self.counts["private_hits" if cache_key in self.private else "shared_hits"] += 1
+                self.counts["reloads_saved"] += 1
+                return got[:2]
+            executable, compile_time = read(cache_key, compile_options, backend, executable_devices)
+            if executable is not None:
+                self._remember(memo, executable, compile_time, backend)
+            return executable, compile_time
+
+        def compiled(self, cache_key, executable, backend, compile_time):
+            """What this process compiled and JAX is putting in the cache: loaded already (on a CPU,
+            whose keys name the devices)."""
+            if getattr(backend, "platform", "") == "cpu" and cache_key in self.private:
+                self._remember(self._memo(cache_key, backend), executable, compile_time, backend)
+
+        def _remember(self, memo, executable, compile_time, backend):
+            if len(self.loaded) < LOADED_MAX:
+                self.loaded[memo] = (executable, compile_time, backend)
+
         def clear(self):
             self.private.clear()
             self.private_bytes = 0
+            self.loaded.clear()
 
     return TrustedCache()
 
@@ -191,6 +235,22 @@ def install(folder=None, digest: str | None = None):
     jax.config.update("jax_persistent_cache_min_compile_time_secs", 0.0)
     jax.config.update("jax_persistent_cache_min_entry_size_bytes", -1)
     jax_cache._cache = cache
+    read = jax_cache.get_executable_and_time
+
+    def get_executable_and_time(cache_key, compile_options, backend, executable_devices):
+        if jax_cache._cache is not cache:   # set aside (a compile-time check's cold compile)
+            return read(cache_key, compile_options, backend, executable_devices)
+        return cache.load(read, cache_key, compile_options, backend, executable_devices)
+
+    write = jax_cache.put_executable_and_time
+
+    def put_executable_and_time(cache_key, module_name, executable, backend, compile_time):
+        write(cache_key, module_name, executable, backend, compile_time)
+        if jax_cache._cache is cache:
+            cache.compiled(cache_key, executable, backend, compile_time)
+
+    jax_cache.get_executable_and_time = get_executable_and_time
+    jax_cache.put_executable_and_time = put_executable_and_time
     _installed = cache
     return cache
 
