@@ -364,27 +364,33 @@ def test_nbgrader_kernels_use_only_the_entries_the_grader_sealed(wave_course, bu
         assert points["s"]["wave_correctness"] == expected, (reseal, points)
 
 
-def test_a_compile_time_check_compiles_cold_under_an_installed_cache():
-    """`timing._compile_seconds` sets the persistent cache aside: no lookup, nothing kept, and the
-    cache serves again afterwards (a compile-time check that timed a lookup would pass anything)."""
+def _with_installed_cache(body: str):
+    """Run `body` in a fresh process whose JAX uses an installed `TrustedCache` (`cache`, with
+    `jax`, `jnp`, `timing`, `json` and `sys` imported); what it writes to stdout, read as JSON."""
     import subprocess
     import sys
     code = ("import json, sys\n"
             "import jax, jax.numpy as jnp\n"
             "from autograder.checks import timing\n"
             "from autograder.sandbox import compile_cache\n"
-            "cache = compile_cache.install()\n"
-            "f = jax.jit(lambda x: jnp.sin(x) * 2)\n"
-            "f.lower(jnp.ones(3)).compile()\n"
-            "before = dict(cache.counts)\n"
-            "timing._compile_seconds(f, (jnp.ones(3),))\n"
-            "during = dict(cache.counts)\n"
-            "jax.clear_caches(); f.lower(jnp.ones(3)).compile()\n"
-            "sys.stdout.write(json.dumps([before, during, dict(cache.counts)]))\n")
+            "cache = compile_cache.install()\n" + body)
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        env={**os.environ, "JAX_PLATFORMS": "cpu"})
     assert r.returncode == 0, r.stderr[-2000:]
-    before, during, after = json.loads(r.stdout)
+    return json.loads(r.stdout)
+
+
+def test_a_compile_time_check_compiles_cold_under_an_installed_cache():
+    """`timing._compile_seconds` sets the persistent cache aside: no lookup, nothing kept, and the
+    cache serves again afterwards (a compile-time check that timed a lookup would pass anything)."""
+    before, during, after = _with_installed_cache(
+        "f = jax.jit(lambda x: jnp.sin(x) * 2)\n"
+        "f.lower(jnp.ones(3)).compile()\n"
+        "before = dict(cache.counts)\n"
+        "timing._compile_seconds(f, (jnp.ones(3),))\n"
+        "during = dict(cache.counts)\n"
+        "jax.clear_caches(); f.lower(jnp.ones(3)).compile()\n"
+        "sys.stdout.write(json.dumps([before, during, dict(cache.counts)]))\n")
     assert during == before, (before, during)
     assert after["private_hits"] > before["private_hits"], (before, after)
 
@@ -393,27 +399,17 @@ def test_a_program_loaded_once_is_reused_and_still_computes_its_own_result():
     """A second hit of the same entry returns the executable the first loaded (no second load), is
     counted as a hit, and computes what that program computes; a different program is not given it;
     a compile-time check's cold compile never reads the loaded ones."""
-    import subprocess
-    import sys
-    code = ("import json, sys\n"
-            "import jax, jax.numpy as jnp\n"
-            "from autograder.checks import timing\n"
-            "from autograder.sandbox import compile_cache\n"
-            "cache = compile_cache.install()\n"
-            "f = lambda x: jnp.sin(x) * 2\n"
-            "jax.jit(f)(jnp.ones(3)).block_until_ready()\n"
-            "first = dict(cache.counts)\n"
-            "jax.clear_caches(); a = jax.jit(f)(jnp.arange(3.0))\n"
-            "jax.clear_caches(); b = jax.jit(lambda x: jnp.cos(x) * 2)(jnp.arange(3.0))\n"
-            "x = jnp.ones(3); second = dict(cache.counts)\n"
-            "timing._compile_seconds(jax.jit(f), (x,))\n"
-            "sys.stdout.write(json.dumps([first, second, dict(cache.counts), a.tolist(), b.tolist(),\n"
-            "                             len(cache.loaded)]))\n")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
-                       env={**os.environ, "JAX_PLATFORMS": "cpu"})
-    assert r.returncode == 0, r.stderr[-2000:]
-    first, second, third, a, b, loaded = json.loads(r.stdout)
     import numpy as np
+    first, second, third, a, b, loaded = _with_installed_cache(
+        "f = lambda x: jnp.sin(x) * 2\n"
+        "jax.jit(f)(jnp.ones(3)).block_until_ready()\n"
+        "first = dict(cache.counts)\n"
+        "jax.clear_caches(); a = jax.jit(f)(jnp.arange(3.0))\n"
+        "jax.clear_caches(); b = jax.jit(lambda x: jnp.cos(x) * 2)(jnp.arange(3.0))\n"
+        "x = jnp.ones(3); second = dict(cache.counts)\n"
+        "timing._compile_seconds(jax.jit(f), (x,))\n"
+        "sys.stdout.write(json.dumps([first, second, dict(cache.counts), a.tolist(), b.tolist(),\n"
+        "                             len(cache.loaded)]))\n")
     np.testing.assert_allclose(a, np.sin(np.arange(3.0)) * 2, rtol=1e-6)
     np.testing.assert_allclose(b, np.cos(np.arange(3.0)) * 2, rtol=1e-6)
     assert first["reloads_saved"] == 0 and second["reloads_saved"] >= 1, (first, second)
