@@ -292,3 +292,30 @@ def test_a_traced_scan_length_is_offered_both_fixes_and_the_generic_concrete_fix
     assert _rule(lambda: jax.jit(lambda v, k: lax.fori_loop(0, k, lambda i, c: c * 2, v))(1.0, 3)) == (None, "")
     from autograder.checks import rules
     assert [r for r in rules.RULES if r.name == "concrete"][0].fix.startswith(GUESS)
+
+
+def test_an_integer_or_boolean_output_of_a_custom_jvp_is_told_its_tangent_is_float0():
+    """An integer or boolean primal output has no tangent space: JAX expects a `float0` tangent, in
+    either of its two wordings (one output, or each mismatching output of several). A float zero is
+    not the fix; the types are read from both wordings."""
+    import numpy as np
+
+    def pair(make_tangent):
+        @jax.custom_jvp
+        def step(x):
+            return 2.0 * x, jnp.int32(3)
+        step.defjvp(lambda p, t: (step(*p), (2.0 * t[0], make_tangent())))
+        return lambda: jax.jvp(step, (1.0,), (1.0,))
+
+    def flag(make_tangent):
+        @jax.custom_jvp
+        def positive(x):
+            return x > 0
+        positive.defjvp(lambda p, t: (positive(*p), make_tangent()))
+        return lambda: jax.jvp(positive, (1.0,), (1.0,))
+
+    for fire in (pair(lambda: jnp.zeros((), jnp.int32)), flag(lambda: jnp.zeros((), bool))):
+        text = fires_with("jvp-tangent", fire, ["float0[]", "no tangent space", "dtype=jax.dtypes.float0"])
+        assert "write floats" not in text
+    assert _rule(pair(lambda: np.zeros((), dtype=jax.dtypes.float0)))[0] is None
+    assert "write floats" in fires_with("jvp-tangent", CASES["jvp-tangent"][0], ["float32[3]"])

@@ -18,7 +18,7 @@ from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
-    _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix,
+    _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix, FLOAT0_TANGENT,
 )
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
@@ -316,9 +316,11 @@ USAGE_RULES: list[Rule] = [
          "a custom_jvp rule must return two things: the primal output and its tangent",
          "return `(primal_out, tangent_out)` from the function given to `defjvp`"),
     Rule("jvp-tangent", lambda f: f.says(r"^Custom JVP rule must produce primal and tangent outputs with corresponding shapes"),
-         lambda f: (f"the custom_jvp rule's tangent has type {_m(f, 'tangent_type')} but its primal "
-                    f"output needs {_m(f, 'tangent_expected')}"),
-         lambda f: (f"compute the tangent so it has the primal output's shape and dtype ({_m(f, 'tangent_expected')}): "
+         lambda f: (f"the custom_jvp rule's tangent has type {_m(f, 'tangent_type')} but its primal output needs "
+                    f"{_m(f, 'tangent_expected')}" + (": an integer or boolean output has no tangent space, only "
+                    "`float0` zeros" if _m(f, 'tangent_expected').startswith("float0") else "")),
+         lambda f: FLOAT0_TANGENT if _m(f, 'tangent_expected').startswith("float0") else (
+                    f"compute the tangent so it has the primal output's shape and dtype ({_m(f, 'tangent_expected')}): "
                     f"apply the same reductions to it (`jnp.sum(t)` when the output is a sum), and write floats "
                     f"(`0.0`, `.astype`)")),
     Rule("vjp-forward-mode", lambda f: f.says(r"can't apply forward-mode autodiff \(jvp\) to a custom_vjp function"),

@@ -422,8 +422,8 @@ _TEXT = {
     'bwd_output': r'at (output\[\d+\])',
     'bwd_type': r'produced an output of type (\S+)',
     'bwd_input': r'corresponding to an input of type (\S+?),',
-    'tangent_type': r'but got (\S+?)\.?$',
-    'tangent_expected': r'Expected (\S+)',
+    'tangent_type': r'(?:but got |with tangent )(\S+?)(?:\.?$|,)',      # one output, or each of several
+    'tangent_expected': r'(?:Expected |expecting tangent )(\S+?)(?:\s|,|$)',
     'concat_shapes': r'for shapes (.+?)\.?$',
     'concat_ndims': r'dimensions: got (.+?)\.?$',
     'stack_shapes': r'Got (.+?)\.?$',
@@ -433,6 +433,10 @@ _TEXT = {
     'reshape_to': r'into shape (\([^)]*\)|\d+)',
     'reshape_to_size': r'into shape (?:\([^)]*\)|\d+) .size (\d+).',
 }
+
+
+FLOAT0_TANGENT = ("give that output a `float0` zero as its tangent: `np.zeros(out.shape, dtype=jax.dtypes.float0)` "
+                  "(`out` the integer or boolean primal output; `0.0` or an int array is not accepted)")
 
 
 def _m(f: Facts, key: str, default: str = "") -> str:

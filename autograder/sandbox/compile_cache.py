@@ -25,7 +25,7 @@ executable: whoever can write one for a common program runs code in every proces
   and nothing leaves the process. A student can spoil only their own worker's entries, as they could
   patch anything in their own process.
 - **A hit is loaded once per process** (`TrustedCache.loaded`): JAX turns an entry's bytes into an
-  executable at every hit (about 3 ms on the course's CPU machine, most of a hit's cost), and a
+  executable at every hit (about 2.5 ms on the course's CPU machine, most of a hit's cost), and a
   quarter of a notebook's lookups are a program the same process already loaded (each probe traces
   the student's function under a new jit, which lowers to the same program). The executable loaded
   the first time is returned again; it is immutable once built, and JAX's own caches share one
