@@ -1,6 +1,6 @@
 """Do the course's performance verdicts hold while the machine is loaded? (issue 36, item 3)
 
-    .venv/bin/python benchmarks/perf_under_load.py [--mode inprocess|graders|both] [--repeats N]
+    .venv/bin/python benchmarks/perf_under_load.py [--mode inprocess|graders|cli|both] [--repeats N]
         [--trees DIR ...] [--no-load] [--all-cases]
 
 For every performance cell of the course (a test cell calling `assert_runtime_within` or
@@ -16,7 +16,8 @@ Modes:
     process, as in a notebook kernel (the check times both sides in this process). Fast: use it to
     iterate.
   - `graders`: both graders on a course trimmed to its performance cells: the CLI
-    (`grade_many`, the timing worker) and `nbgrader autograde` (the student's kernel).
+    (`grade_many`, the timing worker) and `nbgrader autograde` (the student's kernel); `cli`: the
+    CLI's alone (for a change to its timing worker, which nbgrader does not have).
 
 Meanwhile the machine is loaded: one CPU burner per core (processes spinning) and a parallel batch
 (`grade_many` of the reference notebooks of 03, in a loop); `--no-load` leaves them out. All of it
@@ -219,8 +220,9 @@ def _pack(cells: list[dict]) -> list[dict]:
     return notebooks
 
 
-def _child_graders(cells: list[dict]) -> list[dict]:
-    """Both graders, once, on the subjects of `cells`: the CLI's `grade_many` and `nbgrader autograde`."""
+def _child_graders(cells: list[dict], with_nbgrader: bool = True) -> list[dict]:
+    """Both graders, once, on the subjects of `cells`: the CLI's `grade_many` and `nbgrader autograde`
+    (the CLI alone without `with_nbgrader`)."""
     course = _course()
     import nbformat
     from autograder.classroom import nbgrader_run
@@ -256,10 +258,11 @@ def _child_graders(cells: list[dict]) -> list[dict]:
             seen.clear()
             results = dict(zip(paths, grade_many(list(paths.values()), trimmed, a, Limits(compile_cache=True), jobs=2)))
             solution_src = {c.grade_id: c.source for c in trimmed.assignment(a).solution_cells}
-            work = nbgrader_run.prepare(trimmed, tmp / "nbgrader", a, paths)
-            nbgrader_run.generate(work, a)
-            run = nbgrader_run.run_nbgrader_autograde(work, a)
-            book = nbgrader_run.read_gradebook(work, a) if run.returncode == 0 else {}
+            if with_nbgrader:
+                work = nbgrader_run.prepare(trimmed, tmp / "nbgrader", a, paths)
+                nbgrader_run.generate(work, a)
+                run = nbgrader_run.run_nbgrader_autograde(work, a)
+                book = nbgrader_run.read_gradebook(work, a) if run.returncode == 0 else {}
             for student, cellmap in who.items():
                 checks = {c["name"]: c for e in results[student].get("exercises", {}).values() for c in e["checks"]}
                 for name, subject in cellmap.items():
@@ -270,6 +273,8 @@ def _child_graders(cells: list[dict]) -> list[dict]:
                     c = checks.get(name)
                     out.append({"cell": name, "subject": subject, "grader": "cli", "passed": bool(c and c["passed"]),
                                 "ratio": ratio, "message": (c or {}).get("message", "no result")[:400]})
+                    if not with_nbgrader:
+                        continue
                     points = book.get(student, {}).get(name)
                     out.append({"cell": name, "subject": subject, "grader": "nbgrader",
                                 "passed": points is not None and points > 0, "ratio": None,
@@ -318,7 +323,8 @@ def report(cells: list[dict], rows: list[dict], trees: list[str]) -> str:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mode", choices=("inprocess", "graders", "both"), default="inprocess")
+    ap.add_argument("--mode", choices=("inprocess", "graders", "cli", "both"), default="inprocess",
+                    help="cli: the CLI's grader alone (graders: it and nbgrader autograde)")
     ap.add_argument("--repeats", type=int, default=20)
     ap.add_argument("--trees", nargs="*", default=[str(ROOT)], help="grader checkouts to compare (default: this one)")
     ap.add_argument("--no-load", action="store_true", help="no burners and no parallel batch")
@@ -331,7 +337,8 @@ def main():
         return _batch_forever()
     if args.child:
         cells = json.loads(sys.stdin.read())
-        rows = _child_inprocess(cells) if args.child == "inprocess" else _child_graders(cells)
+        rows = (_child_inprocess(cells) if args.child == "inprocess"
+                else _child_graders(cells, with_nbgrader=args.child == "graders"))
         print(json.dumps(rows))
         return
     course = _course()

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..course.layout import Course
 from ..course.notebook import NotebookError, classify, read_notebook
-from ..sandbox import devices
+from ..sandbox import devices, one_core
 from ..sandbox.process import Limits
 from .batch_cache import BatchCache, Built
 from .results import failed_notebook
@@ -93,6 +93,7 @@ def serve(reply_fd: int):
     settings = json.loads(sys.stdin.readline())
     _exit_with_parent(settings["parent"])
     devices.start_at(settings["index"])     # graders sharing several GPUs start on different ones
+    one_core.start_at(settings["index"] * settings["threads"])   # and their timing workers on different cores
     limits = Limits(**settings["limits"])
     course = Course(Path(settings["root"]))
     hide = settings["hide"]

@@ -31,7 +31,6 @@ and the next test cell gets a fresh worker.
 """
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import time
@@ -90,11 +89,7 @@ class GradingSession:
         self.deferred: list = []            # tainted visible failures, whose messages `clean.py` finds
         self._cell_file, self._cell_hidden = "", set()     # the test cell running, and its hidden lines
         if not clean and timing.needs_timing_worker(assignment.test_cells):   # started now: its import of JAX overlaps
-            # no compile cache there (a compile-time budget is measured from a cold compile), and every
-            # XLA optimization (a run-time budget times what the student would run: compile_effort.py)
-            self.timing = timing.TimingWorker(
-                dataclasses.replace(self.limits, compile_cache=False, quick_compiles=False),
-                self.hide, assignment.setup_cells)
+            self.timing = timing.TimingWorker(self.limits, self.hide, assignment.setup_cells)
 
     # ------------------------------------------------------------------ worker lifecycle
     def _make_handle(self, node):

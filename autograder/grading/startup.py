@@ -29,9 +29,10 @@ def setup_request(cell: Cell) -> dict:
     return {"op": "exec", "grade_id": cell.grade_id, "source": cell.source, "trusted": True}
 
 
-def start_worker(limits: Limits, hide: list[str], setup_cells: list[Cell]) -> StartedWorker:
-    """Start a worker and send it the first setup cell; its reply is read by the session."""
-    worker = WorkerProcess(limits, hide)
+def start_worker(limits: Limits, hide: list[str], setup_cells: list[Cell], pin_core: bool = False) -> StartedWorker:
+    """Start a worker and send it the first setup cell; its reply is read by the session.
+    `pin_core`: the timing worker's one core (sandbox/one_core.py)."""
+    worker = WorkerProcess(limits, hide, pin_core=pin_core)
     nonce = None
     if setup_cells:
         try:

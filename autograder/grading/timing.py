@@ -18,6 +18,8 @@ performance check in a hidden region (where references live) is reported in the 
 """
 from __future__ import annotations
 
+import dataclasses
+
 from ..course.notebook import Cell
 from ..sandbox.process import Limits, WorkerDied
 from ..sandbox.wire import dumps_request
@@ -44,9 +46,12 @@ class TimingWorker:
     cells at its first check, then one `time_against` probe per performance check."""
 
     def __init__(self, limits: Limits, hide: list[str], setup_cells: list[Cell]):
-        self.limits = limits
+        # no compile cache (a compile-time budget is measured from a cold compile), every XLA
+        # optimization (a run-time budget times what the student would run: compile_effort.py), and,
+        # on a CPU, one core from its start (sandbox/one_core.py)
+        self.limits = limits = dataclasses.replace(limits, compile_cache=False, quick_compiles=False)
         self.setup_cells = setup_cells
-        self.started = start_worker(limits, hide, setup_cells)
+        self.started = start_worker(limits, hide, setup_cells, pin_core=limits.timing_one_core)
         self.worker = self.started.worker
         self.replayed = False
 

@@ -13,6 +13,7 @@
 - `seccomp`      the system calls a worker may not make
 - `memlimit`     the memory cap a worker gets (RLIMIT_AS, a cgroup, RLIMIT_DATA)
 - `devices`      the accelerators a worker gets
+- `one_core`     the timing worker held to one core from its start (on a CPU)
 - `compile_cache` the batch's sealed compile cache, read by a worker but never written
 - `compile_effort` correctness workers on the CPU compile without XLA's costly passes
 - `eager_reuse`  correctness workers compile an eager loop or branch once per program, not per call

@@ -49,7 +49,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 
-from . import compile_cache, compile_effort, devices, forkserver, memlimit, procs
+from . import compile_cache, compile_effort, devices, forkserver, memlimit, one_core, procs
 from .host import UidLease, make_scratch, python_roots
 from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
 from .isolation import _unshare_command, choose_isolation, isolation_label  # noqa: F401 (re-exported)
@@ -76,6 +76,7 @@ class Limits:
     quick_compiles: bool = True     # on the CPU, XLA without its costly passes (compile_effort.py)
     reference_timeouts: bool = True  # shorter timeouts per cell from what the references cost,
     cell_timeouts: dict | None = None  # {grade_id: seconds} as the batch's builder measured (grading/timeouts.py)
+    timing_one_core: bool = True    # the timing worker held to one core from its start, on a CPU (one_core.py)
     # benchmarks/sandbox_overhead.py only (set by the grader's caller): PROTECTIONS left off, to time each
     bench_without: tuple = ()
 
@@ -103,7 +104,9 @@ def _signal_name(code: int) -> str:
 class WorkerProcess:
     """One running worker: send a request, wait for its reply within a deadline."""
 
-    def __init__(self, limits: Limits, hide: list[str], env_extra: dict | None = None):
+    def __init__(self, limits: Limits, hide: list[str], env_extra: dict | None = None, pin_core: bool = False):
+        """`pin_core`: hold the worker to one leased core from its start (the timing worker's,
+        `one_core.py`; not where its JAX may reach an accelerator)."""
         self.limits = limits
         self.isolation = choose_isolation(limits.isolation)
         self.label = isolation_label(self.isolation)
@@ -113,6 +116,7 @@ class WorkerProcess:
                                         devices.accelerator_may_be_used())
         self.memory_limit = self.memory.label
         self.device_lease = devices.Lease(devices.make_plan(limits.concurrent_workers, limits.devices_per_worker))
+        self.core_lease = one_core.CoreLease(pin_core and not devices.accelerator_may_be_used())
         without = tuple(limits.bench_without)
         namespaced = self.isolation in ("namespace", "userns")
         private_disk = namespaced and "disk" not in without
@@ -136,7 +140,7 @@ class WorkerProcess:
             child_fds.append(lifeline_fd)
         out, err = open(self.stdout_path, "wb"), open(self.stderr_path, "wb")
         base = base_environment()   # also the fork server's (forkserver.py): what is not the worker's own
-        env = {**base, "HOME": work, **self.device_lease.environment}
+        env = {**base, "HOME": work, **self.device_lease.environment, **self.core_lease.environment}
         if private_disk:
             hide = [*hide, tempfile.gettempdir()]  # other workers' scratch folders, wherever TMPDIR is
         cache_fd, cache_env, hide = compile_cache.for_worker(limits, hide, self.isolation == "userns")
@@ -376,6 +380,7 @@ class WorkerProcess:
         shutil.rmtree(self.scratch, ignore_errors=True)
         self.memory.remove()
         self.device_lease.release()
+        self.core_lease.release()
 
 
 def base_environment() -> dict:

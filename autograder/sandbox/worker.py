@@ -258,7 +258,8 @@ def _block_until_ready(value):
 
 
 def main():
-    from . import compile_cache, compile_effort
+    from . import compile_cache, compile_effort, one_core
+    one_core.take_environment()   # first: before JAX or NumPy starts a thread (each inherits the mask)
     compile_cache.take_environment()
     compile_effort.take_environment()
     scratch = os.getcwd()
