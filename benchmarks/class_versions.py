@@ -1,7 +1,7 @@
 """Issue 36's class benchmark: one class graded by this checkout and by an earlier revision, alternated
 in the same run, and the 1,000-student model recomputed from it.
 
-    .venv/bin/python benchmarks/class_versions.py [REV] [--class-size 100] [--assignment 03_control_flow]
+    .venv/bin/python benchmarks/class_versions.py [REV] [--class-size 100] [--assignment 03_control_flow|all]
                                                   [--jobs 2] [--rounds 2] [--cell-timeout 15] [--json FILE]
 
 REV (b4b601d by default, the last revision before the trust issue) is checked out into a scratch
@@ -14,6 +14,10 @@ take turns going first. Prints each side's best time, notebooks per minute, the 
 checkout: above 1, this checkout is faster), every notebook whose score differs (with the cells),
 each kind of student's notebook seconds on both sides (right, wrong, crash, hang: where a difference
 comes from), and the model: notebooks per core-minute times 16 cores, minutes for 8,000 notebooks.
+
+`--assignment all`: a class of `--class-size` students of each of the eight assignments, graded as one
+batch, so that the model's 8,000 notebooks cost what the course's mix costs (with 03 alone, every
+notebook is priced as 03's, which has two of the course's three performance checks).
 """
 from __future__ import annotations
 
@@ -82,7 +86,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("rev", nargs="?", default="b4b601d")
     ap.add_argument("--class-size", type=int, default=100)
-    ap.add_argument("--assignment", default="03_control_flow")
+    ap.add_argument("--assignment", default="03_control_flow", help="an assignment, or all (each of the eight)")
     from compile_cache import batch_options
     batch_options(ap, rounds=2)
     args = ap.parse_args()
@@ -96,7 +100,9 @@ def main():
     scratch = Path(tempfile.mkdtemp(prefix="jaxcourse-classver-"))
     try:
         old_tree, old_python = old_checkout(args.rev, scratch)
-        paths = class_notebooks(scratch / "class", args.assignment, args.class_size, True)
+        from autograder.course import Course
+        names = Course(ROOT).assignment_names() if args.assignment == "all" else [args.assignment]
+        paths = [p for a in names for p in class_notebooks(scratch / "class", a, args.class_size, True)]
         sides = {args.rev: (old_python, old_tree), "this checkout": (sys.executable, ROOT)}
         runs: dict[str, list] = {name: [] for name in sides}
         for r in range(args.rounds):
@@ -139,6 +145,16 @@ def report(args, runs: dict, n: int) -> None:
     for kind, (count, o, w) in by_kind.items():
         print(f"    {kind:6s} {count:3d} notebooks: {args.rev} {o:7.1f} s, this checkout {w:7.1f} s, "
               f"ratio {o / w if w else float('nan'):.2f}x")
+    by_assignment: dict = {}
+    for p in new["graded"]:
+        sums = by_assignment.setdefault(Path(p).parent.name.rsplit("-s", 1)[0], [0, 0.0, 0.0])
+        sums[0] += 1
+        sums[1] += old["graded"][p].get("seconds") or 0.0
+        sums[2] += new["graded"][p].get("seconds") or 0.0
+    if len(by_assignment) > 1:
+        print("  notebook seconds by assignment (summed, as above):")
+        for name, (count, o, w) in sorted(by_assignment.items()):
+            print(f"    {name:28s} {count:3d} notebooks: {args.rev} {o:7.1f} s, this checkout {w:7.1f} s")
     cores = os.cpu_count() or 2
     model = {name: CLASS_NOTEBOOKS / (rate / cores * SERVER_CORES) for name, rate in per_min.items()}
     print(f"  1,000-student model ({CLASS_NOTEBOOKS} notebooks, {SERVER_CORES} cores, linear in cores from "
@@ -146,7 +162,8 @@ def report(args, runs: dict, n: int) -> None:
     if args.json:
         Path(args.json).write_text(json.dumps({"runs": {k: [r["seconds"] for r in v] for k, v in runs.items()},
                                                "ratio": ratio, "per_min": per_min, "model_min": model,
-                                               "differ": differ, "by_kind": by_kind}, indent=1))
+                                               "differ": differ, "by_kind": by_kind,
+                                               "by_assignment": by_assignment}, indent=1))
 
 
 if __name__ == "__main__":
