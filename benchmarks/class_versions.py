@@ -17,7 +17,9 @@ comes from), and the model: notebooks per core-minute times 16 cores, minutes fo
 
 `--assignment all`: a class of `--class-size` students of each of the eight assignments, graded as one
 batch, so that the model's 8,000 notebooks cost what the course's mix costs (with 03 alone, every
-notebook is priced as 03's, which has two of the course's three performance checks).
+notebook is priced as 03's, which has two of the course's three performance checks). Students are
+numbered across the assignments, so the class keeps the mix of kinds above even with a dozen per
+assignment (where the kinds fall differs by assignment).
 """
 from __future__ import annotations
 
@@ -102,7 +104,8 @@ def main():
         old_tree, old_python = old_checkout(args.rev, scratch)
         from autograder.course import Course
         names = Course(ROOT).assignment_names() if args.assignment == "all" else [args.assignment]
-        paths = [p for a in names for p in class_notebooks(scratch / "class", a, args.class_size, True)]
+        paths = [p for k, a in enumerate(names)
+                 for p in class_notebooks(scratch / "class", a, args.class_size, True, k * args.class_size)]
         sides = {args.rev: (old_python, old_tree), "this checkout": (sys.executable, ROOT)}
         runs: dict[str, list] = {name: [] for name in sides}
         for r in range(args.rounds):

@@ -45,8 +45,10 @@ def student_kind(i: int, mix: bool) -> str:
     return "wrong" if slot < 45 else "crash" if slot < 48 else "hang"
 
 
-def class_notebooks(folder: Path, assignment: str, n: int, mix: bool) -> list[str]:
-    """`n` student notebooks of `assignment` under `folder` (see the module's docstring)."""
+def class_notebooks(folder: Path, assignment: str, n: int, mix: bool, first_student: int = 0) -> list[str]:
+    """`n` student notebooks of `assignment` under `folder` (see the module's docstring), students
+    `first_student` on (a class over several assignments numbers its students across them, so that
+    the mix of kinds holds for the whole class however few each assignment has)."""
     import nbformat
 
     from autograder.course import Course
@@ -57,7 +59,7 @@ def class_notebooks(folder: Path, assignment: str, n: int, mix: bool) -> list[st
     wrong = list(selftest.load_cases(course, assignment).values())
     first = course.assignment(assignment).exercises[0]
     paths = []
-    for i in range(n):
+    for i in range(first_student, first_student + n):
         kind = student_kind(i, mix)
         if kind == "right":
             cells = right[i % len(right)]["cells"]
