@@ -7,9 +7,11 @@ read anything from half to ten times its cost, while the reference, on one threa
 CLI's timing worker the wrong answer passed once in 180 gradings at the issue's load (2.61x against a 3x
 budget, where it costs 4.5-5x). A process held to one core from its start has one-thread pools (XLA
 sizes them from the cores the process may use, when its backend starts), so both sides run as the
-reference does; measured in-process (benchmarks/README.md, "Every thread on one core"), it gave the
-wrong answer the highest floor at the issue's load and at three times it (4.56x and 4.61x, against
-4.49x and 3.17x as the process ran before).
+reference does, and no sample reads a threaded program at half its cost because a core freed up.
+Measured in the CLI at the issue's load, twenty repeats against the worker on every core in the same
+run (benchmarks/README.md, "The CLI's timing worker on one core"): 0 flips in 480 gradings either way;
+the right answers' worst readings fell (1.61x to 1.23x, 1.69x to 1.12x) and the wrong answers' floors
+rose or held for two cells of three; `ema`'s margin did not widen (its wrong answer read 3.78x at worst).
 
 What it does: the grader leases a core to each timing worker it starts (the least held one of the
 cores the grader may use, ties taken round robin from where this grader process starts, so that the
