@@ -24,8 +24,10 @@ _REPORT = ("import os, glob\n"
            "        for line in open(status):\n"
            "            if line.startswith('Cpus_allowed_list:'):\n"
            "                masks.add(line.split(':', 1)[1].strip())\n"
+           "    from autograder.sandbox import compile_cache, compile_effort\n"
            "    return {'masks': sorted(masks), 'threads': len(glob.glob('/proc/self/task/*')),\n"
-           "            'variable': os.environ.get('" + one_core.ENV + "')}\n")
+           "            'variable': os.environ.get('" + one_core.ENV + "'),\n"
+           "            'quick': compile_effort.asked(), 'cache': compile_cache.stats()['installed']}\n")
 
 CORES = sorted(os.sched_getaffinity(0))
 # the cores the grader may use, as /proc writes them ("0-1"): what a worker that is not pinned keeps
@@ -81,6 +83,24 @@ def test_no_core_where_an_accelerator_may_be_used(limits, monkeypatch):
         assert worker.core_lease.core is None and one_core.ENV not in worker.core_lease.environment
     finally:
         worker.close()
+
+
+def test_every_timing_worker_compiles_cold_and_fully(limits, on_cpu):
+    """Whoever starts it (the session at its start, or again after a cell was left out) and with
+    whatever limits: no compile cache (a compile time is measured cold) and no quick compiles (a run
+    time is what the student's optimized program costs). A restarted one once got the session's own."""
+    from autograder.grading.timing import TimingWorker
+    from autograder.sandbox.process import WorkerProcess
+    given = dataclasses.replace(limits, compile_cache=True, quick_compiles=True)
+    timing, plain = TimingWorker(given, [], []), WorkerProcess(given, [])
+    try:
+        report, as_given = _report(timing.worker), _report(plain)
+    finally:
+        timing.close()
+        plain.close()
+    assert as_given["quick"] is True, as_given   # what these limits give any other worker
+    assert not timing.limits.compile_cache and not timing.limits.quick_compiles
+    assert report["quick"] is False and report["cache"] is False, report
 
 
 def test_the_grader_can_switch_it_off(limits, on_cpu):
