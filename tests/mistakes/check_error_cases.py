@@ -25,7 +25,8 @@ eleventh batch, written by two blind helpers (one per half of the families), wit
 `--heldout 12` checks heldout_error_mistakes_12.py, the twelfth, written the same way (four parts), with the
 minimums it reached (`HELDOUT_12_MINIMUM`). `--heldout 13` checks heldout_error_mistakes_13.py, the
 thirteenth, written the same way (`HELDOUT_13_MINIMUM`); `--heldout 14` checks heldout_error_mistakes_14.py,
-the fourteenth, written the same way (`HELDOUT_14_MINIMUM`).
+the fourteenth, written the same way (`HELDOUT_14_MINIMUM`). `--part FILE` checks one part of a batch
+still being written, against every registered batch (its own new fix categories in `NEW_CATEGORIES`).
 
 For each case: `args()` is plain data (arrays, numbers, containers of those; no functions, class
 instances or typed PRNG keys); calling the function eagerly raises the exception class `raises`,
@@ -45,6 +46,7 @@ import ast
 import builtins
 import collections
 import contextlib
+import importlib.util
 import inspect
 import io
 import os
@@ -398,14 +400,49 @@ def is_heldout(case: ErrorCase) -> bool:
     return batch_index(case) == 1
 
 
+def check_part(path: Path, verbose: bool) -> int:
+    """Check the cases of one part file: every per-case rule, and no thread or name of a registered batch.
+    A blind helper writing a new batch runs this on its own part before the parts are merged."""
+    global CASE_FILE
+    CASE_FILE = path
+    spec = importlib.util.spec_from_file_location(f"mistakes.{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)                                   # (registers its cases)
+    FIXES.update(getattr(module, "NEW_CATEGORIES", {}))               # a part's own new fix categories
+    cases = [c for c in ERROR_CASES if c.fn.__module__ == spec.name]
+    failed = False
+    for case in cases:
+        if (problems := check_case(case)):
+            failed = True
+            print(f"FAIL {case.family}/{case.name}: " + "; ".join(problems))
+        elif verbose:
+            print(f"ok   {case.family}/{case.name} ({case.source})")
+    registered = [c for c in ERROR_CASES if c.fn.__module__ != spec.name]
+    corpus_problems = check_corpus(cases, {}, 1, frozenset(c.source for c in registered),
+                                   frozenset(c.name for c in registered))
+    for p in corpus_problems:
+        print(f"FAIL corpus: {p}")
+    families = collections.Counter(c.family for c in cases)
+    print(f"{len(cases)} cases ({', '.join(f'{f} {n}' for f, n in sorted(families.items()))}), "
+          f"{len({c.source for c in cases})} threads: "
+          + ("all rules hold" if not (failed or corpus_problems) else "rules FAIL"))
+    return 1 if failed or corpus_problems else 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
     ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=range(15), metavar="N",
                     help="check held-out batch N instead of error_mistakes.py: 1 (default) "
                          "heldout_error_mistakes.py, 2 to 14 heldout_error_mistakes_N.py")
+    ap.add_argument("--part", type=Path, metavar="FILE",
+                    help="check one part of a batch still being written (a file of cases, imported as "
+                         "mistakes.<its name>) against every registered batch, with no family minimums")
     a = ap.parse_args()
     global CASE_FILE
+    if a.part is not None:
+        return check_part(a.part.resolve(), a.verbose)
     module = BATCHES[a.heldout]
     CASE_FILE = Path(inspect.getfile(module)).resolve()
     cases = [c for c in ERROR_CASES if batch_index(c) == a.heldout]
