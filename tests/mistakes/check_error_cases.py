@@ -1,6 +1,6 @@
 """Check every case of error_mistakes.py against the corpus rules (issue 24), no pytest.
 
-    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout [1|2|...|14]]
+    .venv/bin/python tests/mistakes/check_error_cases.py [-v] [--heldout [1|2|...|15]] [--part FILE]
 
 `--heldout` (or `--heldout 1`) checks heldout_error_mistakes.py instead (the cases written after
 the rules): the same rules for each case, at least 2 cases per family and 18 in all, and no thread
@@ -25,7 +25,7 @@ eleventh batch, written by two blind helpers (one per half of the families), wit
 `--heldout 12` checks heldout_error_mistakes_12.py, the twelfth, written the same way (four parts), with the
 minimums it reached (`HELDOUT_12_MINIMUM`). `--heldout 13` checks heldout_error_mistakes_13.py, the
 thirteenth, written the same way (`HELDOUT_13_MINIMUM`); `--heldout 14` checks heldout_error_mistakes_14.py,
-the fourteenth, written the same way (`HELDOUT_14_MINIMUM`). `--part FILE` checks one part of a batch
+the fourteenth, written the same way (`HELDOUT_14_MINIMUM`); `--heldout 15` the fifteenth (`HELDOUT_15_MINIMUM`). `--part FILE` checks one part of a batch
 still being written, against every registered batch (its own new fix categories in `NEW_CATEGORIES`).
 
 For each case: `args()` is plain data (arrays, numbers, containers of those; no functions, class
@@ -66,7 +66,8 @@ from mistakes import (error_mistakes, heldout_error_mistakes, heldout_error_mist
                       heldout_error_mistakes_7, heldout_error_mistakes_8,
                       heldout_error_mistakes_9, heldout_error_mistakes_10,
                       heldout_error_mistakes_11, heldout_error_mistakes_12,
-                      heldout_error_mistakes_13, heldout_error_mistakes_14)  # (importing registers the cases)
+                      heldout_error_mistakes_13, heldout_error_mistakes_14,
+                      heldout_error_mistakes_15)  # (importing registers the cases)
 from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
 
 MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
@@ -106,12 +107,16 @@ HELDOUT_13_TOTAL_MINIMUM = 49
 # The fourteenth batch (blind parts, as the twelfth).
 HELDOUT_14_MINIMUM = {**HELDOUT_10_MINIMUM, "custom-rules": 2, "shapes": 2}
 HELDOUT_14_TOTAL_MINIMUM = 40
+# The fifteenth batch (four blind parts at once, each checked with --part), what it reached.
+HELDOUT_15_MINIMUM = {"vmap": 6, "grad": 6, "loops": 6, "branches": 5, "pytrees": 6, "keys": 6,
+                      "custom-rules": 4, "shapes": 5, "other": 6}
+HELDOUT_15_TOTAL_MINIMUM = 50
 # The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
 BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2, heldout_error_mistakes_3,
            heldout_error_mistakes_4, heldout_error_mistakes_5, heldout_error_mistakes_6,
            heldout_error_mistakes_7, heldout_error_mistakes_8, heldout_error_mistakes_9,
            heldout_error_mistakes_10, heldout_error_mistakes_11, heldout_error_mistakes_12,
-           heldout_error_mistakes_13, heldout_error_mistakes_14)
+           heldout_error_mistakes_13, heldout_error_mistakes_14, heldout_error_mistakes_15)
 BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL_MINIMUM),
                  2: (HELDOUT_2_MINIMUM, HELDOUT_2_TOTAL_MINIMUM),
                  3: (HELDOUT_3_MINIMUM, HELDOUT_3_TOTAL_MINIMUM),
@@ -125,7 +130,8 @@ BATCH_MINIMUM = {0: (MINIMUM, TOTAL_MINIMUM), 1: (HELDOUT_MINIMUM, HELDOUT_TOTAL
                  11: (HELDOUT_10_MINIMUM, HELDOUT_10_TOTAL_MINIMUM),
                  12: (HELDOUT_12_MINIMUM, HELDOUT_12_TOTAL_MINIMUM),
                  13: (HELDOUT_13_MINIMUM, HELDOUT_13_TOTAL_MINIMUM),
-                 14: (HELDOUT_14_MINIMUM, HELDOUT_14_TOTAL_MINIMUM)}
+                 14: (HELDOUT_14_MINIMUM, HELDOUT_14_TOTAL_MINIMUM),
+                 15: (HELDOUT_15_MINIMUM, HELDOUT_15_TOTAL_MINIMUM)}
 MAX_PER_THREAD = 3
 FIXES = {
     "vmap-in-axes-none", "vmap-in-axes-entries", "vmap-in-axes-axis", "vmap-out-axes",
@@ -213,6 +219,14 @@ FIXES = {
     "addressable-shards-b14c", "sharding-module-b14c", "rule-as-function-b14c",
     "jax-extend-b14c", "core-shapedarray-b14c", "flat-x0-b14c",
     "drop-initial-b14c", "no-squeeze-b14c",
+    # added with the fifteenth held-out batch, part a (written from the maintainers' fixes alone)
+    "svd-reduced-b15a", "unordered-callback-b15a", "static-nse-b15a", "aux-wrapper-b15a",
+    # added with the fifteenth held-out batch, part b (written from the maintainers' fixes alone)
+    "select-broadcast-b15b", "last-step-b15b",
+    # added with the fifteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "reduce-initializer-b15c", "register-once-b15c", "fold-in-uint32-b15c", "split-fresh-key-b15c", "list-meta-field-b15c", "namedtuple-replace-b15c", "skip-empty-leaves-b15c", "vmap-split-b15c", "atleast-2d-cov-b15c",
+    # added with the fifteenth held-out batch, part d (written from the maintainers' fixes alone)
+    "mask-before-stack-b15d", "reduce-to-scalar-b15d", "in-shardings-b15d", "typeof-b15d", "dlpack-direct-b15d", "check-vma-b15d", "float0-tangent-b15d", "hashable-static-b15d", "drop-transpose-b15d", "ndim-not-len-b15d", "padded-weights-b15d", "closure-convert-b15d", "direct-solve-b15d",
 }
 ALLOWED_GLOBALS = error_mistakes.CASE_GLOBALS
 CASE_FILE = Path(inspect.getfile(error_mistakes)).resolve()   # main() points it at the file checked
@@ -392,7 +406,7 @@ def check_corpus(cases: list[ErrorCase], minimum=MINIMUM, total_minimum=TOTAL_MI
 
 
 def batch_index(case: ErrorCase) -> int:
-    """0 for error_mistakes.py, 1 to 14 for the held-out batches."""
+    """0 for error_mistakes.py, 1 to 15 for the held-out batches."""
     return next(i for i, m in enumerate(BATCHES) if case.fn.__module__ == m.__name__)
 
 
@@ -433,9 +447,9 @@ def check_part(path: Path, verbose: bool) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-v", "--verbose", action="store_true", help="print every case, not only failures")
-    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=range(15), metavar="N",
+    ap.add_argument("--heldout", nargs="?", type=int, const=1, default=0, choices=range(16), metavar="N",
                     help="check held-out batch N instead of error_mistakes.py: 1 (default) "
-                         "heldout_error_mistakes.py, 2 to 14 heldout_error_mistakes_N.py")
+                         "heldout_error_mistakes.py, 2 to 15 heldout_error_mistakes_N.py")
     ap.add_argument("--part", type=Path, metavar="FILE",
                     help="check one part of a batch still being written (a file of cases, imported as "
                          "mistakes.<its name>) against every registered batch, with no family minimums")

@@ -288,6 +288,38 @@ CATEGORIES = {
     "flat-x0-b14c": r"\.ravel\(\)|\.flatten\(\)|ravel_pytree|\.reshape\(-1\)|(?i:\b(1-?d|one-dimensional|flat|flattened|raveled)\b[^\n]{0,30}\b(x0|initial (guess|point|parameters?|value))\b|\b(x0|initial guess)\b[^\n]{0,40}\b(1-?d|one-dimensional|flat\w*|ravel\w*|vector)\b)",
     "drop-initial-b14c": r"(?i)\b(remove|drop|omit|delete|without|stop passing|no longer (needs?|accepts?|takes?))\b[^\n]{0,30}`?initial\b|\binitial\b`?[^\n]{0,50}\b(was )?(removed|deprecated|no longer (needed|accepted|supported)|not needed|unnecessary)\b|softmax\(\w+, (axis=[^,\n]+, )?where=\w+\)",
     "no-squeeze-b14c": r"(?i)\b(remove|drop|delete|don'?t|do not|avoid|without|no|stop)\b[^\n]{0,30}`?(jnp\.|np\.)?squeeze\b|\bsqueeze\b`?[^\n]{0,50}\b(drops?|removes?|collapses?|alters?|changes?)\b[^\n]{0,30}\b(axis|axes|dimensions?|rank)\b|\bkeep\b[^\n]{0,30}\b(size-1|singleton|length-1|unit)\b[^\n]{0,20}\b(axis|axes|dimensions?)\b",
+    # added with the fifteenth held-out batch, part a (written from the maintainers' fixes alone)
+    "svd-reduced-b15a": r"full_matrices=False|(?i:\b(reduced|thin|economy)\b[^\n]{0,20}\b(SVD|decomposition|singular value)|\bfull_matrices\b[^\n]{0,40}\b(False|off|turn off|disable))",
+    "unordered-callback-b15a": r"ordered=False|(?i:\b(drop|remove|without|don't use|do not use|no)\b[^\n]{0,20}`?ordered=True|\bunordered\b[^\n]{0,40}\bcallback)",
+    "static-nse-b15a": r"\bnse=|(?i:\b(static|concrete|fixed|python int)\b[^\n]{0,40}\bnse\b|\bnse\b[^\n]{0,40}\b(static|concrete|fixed)\b|\bnumber of (stored|specified) elements\b)",
+    "aux-wrapper-b15a": r"register_pytree_node|(?i:\baux(_data| data)?\b[^\n]{0,60}\b(non-array|object|string|str|label|value)s?\b|\b(non-array|object|string)\b[^\n]{0,60}\baux(_data| data)?\b|\bpytree (node|class)\b[^\n]{0,40}\bno (children|leaves)\b)",
+    # added with the fifteenth held-out batch, part b (written from the maintainers' fixes alone)
+    "select-broadcast-b15b": r"jnp\.broadcast_arrays\(|jnp\.broadcast_to\(|lax\.broadcast(?:_in_dim)?\(|(?i:\bbroadcast\w*\b[^\n]{0,60}\b(operands?|arguments?|inputs?|cases|on_true|on_false|both|all three)\b[^\n]{0,40}\b(same|common|equal|matching|full) shape\b|\b(lax\.)?select\b`?[^\n]{0,60}\b(does not|doesn't|won't|will not|cannot|can't|no)\b[^\n]{0,15}\bbroadcast)",
+    "last-step-b15b": r"\[\.\.\., ?-1\]|\[:, ?-1\]|\bdone\w*\[-1\]|(?i:\b(last|final)\b[^\n]{0,15}\b(time ?step|step|entry|element|flag|done)\b)",
+    # added with the fifteenth held-out batch, part c (written from the maintainers' fixes alone)
+    "reduce-initializer-b15c": r"jax\.tree\.reduce\([^\n]*, ?0\.?0?\)|tree_reduce\([^\n]*, ?0\.?0?\)|(?i:\binitiali[sz]er\b|\binitial (value|accumulator)\b|\b(start|seed)\w*\b[^\n]{0,30}\b(at|with|from) (zero|0)\b)",
+    "register-once-b15c": r"(?i)\bregist\w*\b[^\n]{0,60}\b(once|only once|a single time|twice|again|more than once)\b|\balready (been )?registered\b|\bnot in\b[^\n]{0,40}\bregist\w*|\b(guard|flag|check)\w*\b[^\n]{0,40}\bregist\w*",
+    "fold-in-uint32-b15c": r"% ?\(?2 ?\*\* ?32\)?|& ?\(?2 ?\*\* ?32 ?- ?1\)?|& ?0x[fF]{8}\b|(?i:\b(lower|low|least significant) 32 bits\b|\buint32 range\b|\bfits? in(to)? (a )?(uint32|32 bits|32-bit)\b|\b(truncat|wrap|reduc)\w*\b[^\n]{0,30}\b(to )?32 bits\b)",
+    "split-fresh-key-b15c": r"jax\.random\.split\(|(?i:\b(fresh|new|separate|distinct|unused|different|other) (sub)?keys?\b|\b(never|don'?t|do not|avoid)\b[^\n]{0,15}\breus\w*\b[^\n]{0,20}\bkeys?\b|\b(each|every)\b[^\n]{0,20}\bkeys? (only )?once\b)",
+    "list-meta-field-b15c": 'meta_fields=\\[[^\\]\\n]*[\'\\"]\\w+|(?i:\\b(add|list|include|put|name|declare|register)\\w*\\b[^\\n]{0,40}\\bmeta_fields\\b|\\bmeta_fields\\b[^\\n]{0,40}\\b(missing|must (also )?(list|include|name|contain)|every|all)\\b|\\b(every|each|all)\\b[^\\n]{0,15}\\b(dataclass )?fields?\\b[^\\n]{0,40}\\b(data_fields|meta_fields)\\b)',
+    "namedtuple-replace-b15c": r"\._replace\(|(?i:`?_replace`?\b[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,10}`?\.?replace\b|\bnamedtuples?\b[^\n]{0,40}\b_replace\b)",
+    "skip-empty-leaves-b15c": r"(jnp\.|np\.)?size\(\w+\) ?== ?0|\.size ?== ?0|\binitial=|(?i:\b(skip|drop|ignore|exclude|filter)\w*\b[^\n]{0,30}\b(empty|zero-size|zero-sized|size-0)\b|\b(empty|zero-size|zero-sized|size-0)\b[^\n]{0,30}\b(leaf|leaves|arrays?)\b[^\n]{0,50}\b(None|skip\w*|initial\w*|identity)\b)",
+    "vmap-split-b15c": r"jax\.vmap\(\s*(jax\.random\.|random\.|jr\.)?split\b|jax\.vmap\(lambda \w+: (jax\.random\.|random\.|jr\.)?split\(|(?i:\b(vmap|map)\w*\b[^\n]{0,40}\bsplit\b|\bsplit\b[^\n]{0,40}\b(each|every|per)\b[^\n]{0,15}\bkey\b)",
+    "atleast-2d-cov-b15c": r"atleast_2d|reshape\(\(?1, ?1\)?\)|(?i:\b(2-?d|two-dimensional)\b[^\n]{0,30}\b(cov\w*|matri(x|ces))\b|\(1, ?1\)[^\n]{0,30}\b(cov\w*|matri(x|ces))\b|\bcov\w*\b[^\n]{0,40}\b(scalar|0-d|0-dimensional|zero-dimensional|ndim (of )?0)\b)",
+    # added with the fifteenth held-out batch, part d (written from the maintainers' fixes alone)
+    "mask-before-stack-b15d": r"(?i)\bwhere\b[^\n]{0,80}\bbefore\b[^\n]{0,40}\b(stack|concatenat)\w*|\b(stack|concatenat)\w*\b[^\n]{0,60}\bafter\b[^\n]{0,40}\bwhere\b|\[:, ?None\]|\[\.\.\., ?None\]|jnp\.stack\(\[jnp\.where\(",
+    "reduce-to-scalar-b15d": r"\.mean\(\)|jnp\.mean\(\w+\)|(?i:\b(reduce|average|collapse|aggregate)\w*\b[^\n]{0,40}\b(to )?(a |one )?(single )?scalar\b|\bscalar\b[^\n]{0,30}\b(mean|average)\b)",
+    "in-shardings-b15d": r"\b(in|out)_shardings\b|(?i:\b(in|out)_axis_resources\b[^\n]{0,50}\b(renamed|replaced|removed|deleted|deprecated|no longer)\b)",
+    "typeof-b15d": r"jax\.typeof\(|\btypeof\(\w+\)\.(shape|dtype)",
+    "dlpack-direct-b15d": r"(?i)\b(without|instead of|rather than|not|no need (for|to)|don'?t|do not|drop|remove|skip|stop)\b[^\n]{0,40}`?(jax\.dlpack\.)?to_dlpack\b|\bpass\w*\b[^\n]{0,40}\b(jax )?arrays?\b[^\n]{0,30}\bdirectly\b|__dlpack__|from_dlpack\((x|arr|array|\w+_array)\)",
+    "check-vma-b15d": r"\bcheck_vma\b|(?i:\bcheck_rep\b[^\n]{0,40}\b(renamed|replaced|removed|deprecated|no longer)\b)",
+    "float0-tangent-b15d": r"(jax\.)?dtypes\.float0|(?i:zeros?(_like)?\([^\n]{0,40}\bfloat0\b|\b(zeros?|zero[- ]valued)\b[^\n]{0,40}\b(of )?(dtype )?`?float0\b|\bfloat0\b[^\n]{0,40}\bzeros?\b)",
+    "hashable-static-b15d": r"(?i)\bhashable\b[^\n]{0,80}\b(tuples?|frozen|frozenset|namedtuple)\b|\b(tuples?|frozen|namedtuple)\b[^\n]{0,80}\bhashable\b|tuple\((sorted\()?\w*\.items\(\)",
+    "drop-transpose-b15d": r"(?i)\b(remove|drop|delete|omit|without|no need for|don'?t need|get rid of)\w*\b[^\n]{0,30}`?\.?transpose\b|\btranspose\b`?[^\n]{0,60}\b(unnecessary|not needed|redundant|superfluous|can be (removed|dropped))\b",
+    "ndim-not-len-b15d": r"\.ndim\b|len\(\w+\.shape\)|(?i:\bndim\b[^\n]{0,40}\b(instead of|not|rather than)\b[^\n]{0,20}\blen\(|\blen\(\w*\)[^\n]{0,40}\b(first axis|leading axis|batch size)\b)",
+    "padded-weights-b15d": r"(?i)\bweights_truncated\b|\bzero[- ]?pad\w*\b[^\n]{0,60}\bweights?\b|\bweights?\b[^\n]{0,60}\b(zero[- ]?)?padd?\w*\b[^\n]{0,40}\b(population|popsize|pop_size|all (the )?(samples|members)|full)\b|\bpadded_weights\b",
+    "closure-convert-b15d": r"(?i)\bclosure_convert\b|\bclosure[- ]conver(t|ts|ted|sion)\b",
+    "direct-solve-b15d": r"(?i)jnp\.linalg\.solve|\blinalg\.solve\b|\bdirect\b[^\n]{0,20}\b(linear )?(solve|solver)\b|\b(instead of|rather than|replace|not|avoid|don'?t use)\b[^\n]{0,30}\b(gmres|cg|bicgstab|iterative solver)\b",
 }
 
 
