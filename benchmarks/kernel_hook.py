@@ -11,8 +11,9 @@ is a rewrite by the error's kind (`checks/trial_kinds.py`), one calling conventi
 a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list searched by value under
 `vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, dicts of arrays subtracted, an
 integer returned beside a differentiated result, a `shard_map` carry that does not vary over the mesh axis
-its body's output varies over, typed keys padded as numbers, and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the
-cell without the hook.
+its body's output varies over, typed keys padded as numbers, a pullback given a tuple for a list and a
+`jax.tree.reduce` without a start under `grad` (`checks/convention_rules.py`), and one error no rule
+knows. Prints the median and the worst round trip of each, and the ratios to the cell without the hook.
 """
 from __future__ import annotations
 
@@ -54,6 +55,10 @@ CELLS = {
         "jax.jit(jax.shard_map(lambda b: lax.scan(lambda c, r: (c + r, None), jnp.zeros(b.shape[1:]), b)[0][None], "
         "mesh=jax.make_mesh((1,), ('i',)), in_specs=jax.P('i'), out_specs=jax.P('i')))(xs)"),
     "keys padded as numbers (value rule)": "jnp.pad(jax.random.split(jax.random.key(0), 3), ((0, 1),))",
+    # after batch 15: conventions one message states exactly (`checks/convention_rules.py`)
+    "pullback given a tuple for a list (convention rule)": "jax.vjp(lambda v: [v * 2.0], w)[1]((w,))",
+    "tree.reduce without a start under grad (convention rule)": (
+        "jax.grad(lambda p: jax.tree.reduce(lambda a, v: a + jnp.sum(v * v), p))({'a': w, 'b': xs})"),
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -33,7 +33,9 @@
                  their call) and `wiring_rules` (functions wired the wrong way round: partial keywords,
                  fwd rules, vmapped keywords, static `lax.cond` predicates) and `value_rules` (values JAX
                  cannot take as arrays: a dict in arithmetic, `None` in a list, keys as data; other libraries'
-                 names) in the same table; `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
+                 names) and `convention_rules` (conventions one message states exactly: a reduced SVD, a
+                 cotangent's containers, a class registered twice, renamed keywords) in the same table;
+                 `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
                  kind of call's candidates, `trial_rewrites` rewrites the failing line's call into

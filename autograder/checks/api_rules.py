@@ -63,6 +63,8 @@ REMOVED = {
                "make a key once, `key = jax.random.key(0)`, and draw with it, `jax.random.uniform(key, shape)`; "
                "split it for more draws (`key, sub = jax.random.split(key)`)"),
     "loops": ("`jax.experimental.loops` was removed", "write the loop with `lax.fori_loop`, `lax.scan` or `lax.while_loop`"),
+    "to_dlpack": ("`jax.dlpack.to_dlpack` was removed: a JAX array speaks the DLPack protocol itself (`__dlpack__`)",
+                  "pass the JAX array itself to the consumer directly: `np.from_dlpack(x)`, `torch.from_dlpack(x)`"),
 }
 # attributes of an array that JAX removed: name -> the replacement
 ARRAY_REMOVED = {
@@ -169,7 +171,9 @@ def _checkpoint_fix(f: Facts) -> str:
     pos = _lambda_position(f.code, arg) if arg else ""
     static = f"static_argnums=({pos},)" if pos else f"static_argnums=(<position of `{arg or 'it'}`>,)"
     return (f"if `{arg or 'that argument'}` is a Python flag (it chooses the code), mark it static: "
-            f"`jax.checkpoint(fn, {static})`; if it is data, branch with `jnp.where` or `lax.cond`")
+            f"`jax.checkpoint(fn, {static})`, or bind it before checkpointing, "
+            f"`jax.checkpoint(functools.partial(fn, {arg or 'flag'}=<its value>))`; if it is data, branch with "
+            f"`jnp.where` or `lax.cond`")
 
 
 def _rule_arity(f: Facts) -> tuple[str, int, int]:

@@ -16,6 +16,7 @@ from .facts import _ARRAY_MODULES
 from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division as _true_division  # noqa: F401
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
+from .convention_rules import CONVENTION_RULES
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
 from .habit_rules import (HABIT_RULES, LINE_HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix,
                           numpy_call_fix as _numpy_call_fix, float_item_fix as _float_item_fix)
@@ -154,7 +155,8 @@ RULES: list[Rule] = [
          "build a new array instead: `x = x.at[i].set(v)`"),
     Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
          "a PRNG key was used twice, so two 'independent' draws are identical",
-         "`jax.random.split` the key and use each subkey once"),
+         "split the key, `key, subkey = jax.random.split(key)`, and give each draw a fresh subkey, used once"),
+    *CONVENTION_RULES,     # conventions one message states exactly (a reduced SVD, a cotangent's containers)
     *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says
     *VALUE_RULES,          # values JAX cannot take as arrays (a dict in arithmetic), other libraries' names
     # ---- JAX's API outside jit: vmap, grad, loops, branches, pytrees, keys, custom rules, shapes
@@ -167,7 +169,7 @@ RULES: list[Rule] = [
     *USAGE_RULES,
     *HABIT_RULES,          # habits from NumPy and PyTorch (a boolean mask too), each told by one message
     Rule("nondiff-tracer", lambda f: f.is_("UnexpectedTracerError")
-         and (f.says(r"nondiff_argnums") or bool(f.stmt.get("nondiff_rules"))),
+         and (f.says(r"nondiff_argnums") or bool(f.stmt.get("nondiff_rules")) or "nondiff_argnums" in f.code),
          lambda f: (lambda r: f"a traced value (an array argument) was declared in `nondiff_argnums` of a custom "
                     f"derivative rule" + (f": `{r['name']}` (a `{r['kind']}`) declares argument(s) "
                                           f"{r['nondiff_argnums']} non-differentiable, and the line gives it traced "

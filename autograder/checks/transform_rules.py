@@ -54,8 +54,8 @@ def _mapped_not_jitted(f: Facts) -> bool:
     """A concrete value was needed from a value vmap mapped, and no jit is on the way. Only JAX's plain
     message: its subclasses (a Python `if`, an index) and a message naming the function that needed
     the value (`nonzero`'s size, `scan`'s length, `float`) have rules of their own."""
-    plain = f.desc.get("type") == "ConcretizationTypeError" and not f.says(
-        r"problem arose with|size argument|`length`|nonzero|argwhere|unique")
+    plain = f.desc.get("type") == "ConcretizationTypeError" and (not f.says(
+        r"problem arose with|size argument|`length`|nonzero|argwhere|unique") or f.says(r"problem arose with the `int`"))
     needs_concrete = plain or (f.is_("TypeError") and f.says(r"Shapes must be 1D sequences of concrete values"))
     return (needs_concrete and f.says(r"\bBatchTracer\b") and not f.says(r"DynamicJaxprTracer")
             and "jit" not in (f.desc.get("transforms") or []) and not f.stmt.get("jitted_calls"))
@@ -114,9 +114,18 @@ def _split_fix(f: Facts) -> str:
 
 # What each loop calls its functions with, by the loop's name on the line
 _LOOP_SIGNATURES = {"fori_loop": "`body(i, carry)`: the loop index first, then the carry",
-                    "scan": "`body(carry, x)` and expects `(new_carry, y)` back",
+                    "scan": "`body(carry, x)`: it expects `(new_carry, y)` back",
                     "while_loop": "`cond(carry)` and `body(carry)`: the carry alone",
                     "map": "`f(x)`: one slice of the array at a time"}
+
+
+_LOOP_PARAMS = {"scan": "carry, x", "while_loop": "carry", "map": "x"}
+
+
+def _body_name(f: Facts) -> str:
+    """The name of the function the loop called (as Python's message gives it), or `body`."""
+    name = f.group(r"([\w.<>]+)\(\) (?:takes|missing)").rsplit(".", 1)[-1]
+    return name if name.isidentifier() else "body"
 
 
 def _loop_called(f: Facts) -> str:
@@ -214,7 +223,11 @@ TRANSFORM_RULES: list[Rule] = [
                     "`fori_loop`; ignore one it does not need), or adapt it in place: `lambda i, carry: body(carry)`"
                     if _loop_called(f) == "fori_loop" else
                     f"give the function the parameters the loop passes, in that order: "
-                    f"{_LOOP_SIGNATURES[_loop_called(f)].split(':')[0]}")),
+                    f"{_LOOP_SIGNATURES[_loop_called(f)].split(':')[0]}"
+                    + ("; close over a parameter the loop does not pass (a constant of the whole loop): "
+                       f"`lax.{_loop_called(f)}(lambda {_LOOP_PARAMS[_loop_called(f)]}: {_body_name(f)}"
+                       f"({_LOOP_PARAMS[_loop_called(f)]}, <that value>), ...)`"
+                       if f.says(r"missing \d+ required positional argument") else ""))),
     Rule("checkpoint-static-keyword", lambda f: f.says(r"`static_argnums` argument to `jax\.checkpoint`")
          and f.says(r"len\(args\)`? = \d+") and bool(_positional_call(f)),
          lambda f: ("`static_argnums` counts positional arguments, and the call passed only "
@@ -226,7 +239,9 @@ TRANSFORM_RULES: list[Rule] = [
                     + f.group(r"with type <class '(?:[\w.]+\.)?(\w+)'>") + "`; vmap can stack only arrays (and "
                     "containers of them) along the batch axis"),
          "return only the arrays from the mapped function (a solver's solution array, not the object that holds "
-         "its functions): keep functions and other objects out of its outputs, and build them outside vmap"),
+         "its functions): keep functions and other objects out of its outputs, and build them outside vmap; or, to "
+         "keep such a value in the output, hold it as the aux data of a class registered with "
+         "`jax.tree_util.register_pytree_node` (no children), which vmap passes through unmapped"),
     Rule("argnums-traced", lambda f: f.is_("ConcretizationTypeError") and "argnums=" in f.code
          and bool(re.search(r"\bgrad\(|value_and_grad\(|jacrev\(|jacfwd\(", f.code)),
          "`argnums` says which argument to differentiate; it must be a Python int when `jax.grad` is called, and "
@@ -256,8 +271,9 @@ TRANSFORM_RULES: list[Rule] = [
                          "it: pass it unmapped as a Python number (`in_axes=(None, 0)`, with `None` at its "
                          "position), or close over it (`jax.vmap(lambda x: fn(x, value))(xs)`); if it "
                          "differs, loop over these values in Python instead of mapping them "
-                         "(`jnp.stack([fn(v) for v in values])`), or, where they set a shape, pad every "
-                         "element to the largest shape and mask the padding")),
+                         "(`jnp.stack([fn(v) for v in values])`), or, where they set a shape, compute the size once, "
+                         "outside the transformed function, from the whole batch (its largest value), pass it "
+                         "in as a Python int, and pad every element to it (masking the padding)")),
     CUSTOM_METHOD_RULE,
     Rule("custom-rule-tuple", lambda f: _called_by(f, "custom_derivatives")
          and f.says(r"got <class '(tuple|list)'>"),

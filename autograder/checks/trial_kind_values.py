@@ -101,6 +101,18 @@ _ELSEWHERE = ("jax.numpy", "jax.lax", "jax.nn", "jax.random", "jax.scipy.special
               "jax.scipy.linalg", "jax.tree", "jax.tree_util")
 
 
+# prefixes that name opposite operations: a close spelling that swaps one for the other is no rename
+_OPPOSITE_PREFIXES = (("to_", "from_"), ("get_", "set_"), ("add_", "remove_"), ("enable_", "disable_"),
+                      ("is_", "not_"), ("min", "max"), ("arg" + "min", "arg" + "max"))
+
+
+def _opposites(a: str, b: str) -> bool:
+    """`to_dlpack` and `from_dlpack` (one operation and its inverse): similar spellings, opposite calls."""
+    return any((a.startswith(x) and b.startswith(y) or a.startswith(y) and b.startswith(x))
+               and a[len(x if a.startswith(x) else y):] == b[len(y if b.startswith(y) else x):]
+               for x, y in _OPPOSITE_PREFIXES)
+
+
 def gen_renamed(root, f):
     """A name a JAX module does not have (`module 'jax.random' has no attribute 'shuffle'`): the name
     JAX's changelog gives for it (`RENAMED`, same arguments) and close spellings the module does have
@@ -114,7 +126,8 @@ def gen_renamed(root, f):
     have = [n for n in dir(sys.modules[module]) if not n.startswith("_")]
     moved = [f"{m[len('jax.'):]}.{name}" for m in _ELSEWHERE if m != module and m in sys.modules
              and hasattr(sys.modules[m], name)]        # the same name in another JAX module: it moved
-    close = [] if moved else difflib.get_close_matches(name, have, n=2, cutoff=0.8)
+    close = [] if moved else [c for c in difflib.get_close_matches(name, have, n=2, cutoff=0.8)
+                              if not _opposites(name, c)]
     options = ([RENAMED[name]] if name in RENAMED else []) + moved[:2] + close
     for node in ast.walk(root):                # the call of that name, quoted whole (or the name alone)
         attr = node.func if isinstance(node, ast.Call) else node

@@ -18,7 +18,7 @@ from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _concat_fix,
     _count_values, _first, _grad_output_cause, _grad_output_fix, _in_axes_count_fix, _in_axes_tree_fix,
     _is_user_class, _m, _out_axes_fix, _shapes_in, _tree_fix, _unregistered, _unregistered_fix,
-    _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix, FLOAT0_TANGENT,
+    _keys_count_text, _vmap_rank_fix, _vmap_sizes_cause, _vmap_sizes_fix, FLOAT0_TANGENT, ELEMENTWISE,
 )
 
 _BROADCAST = r"incompatible shapes for broadcasting|Incompatible shapes for broadcasting"
@@ -143,7 +143,7 @@ USAGE_RULES: list[Rule] = [
          lambda f: ("loop with `lax.while_loop(cond_fun, body_fun, init)`: under `jax.vmap` its condition is "
                     "checked per example, and the loop runs until it is false for every example (the finished ones "
                     "keep their values)" if f.kind == "while" else
-                    "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or "
+                    ELEMENTWISE * bool(f.stmt.get("bool_ops")) + "choose per example with `jnp.where(pred, a, b)` (both sides are computed, then picked), or "
                     "`lax.cond`, which vmap turns into the same per-example choice")),
     Rule("vmap-axis-name", lambda f: f.says(r"^Found an unbound axis name"),
          lambda f: f"a collective (`lax.psum`, `lax.pmean`, ...) names the axis `{_m(f, 'axis_name')}`, but no `jax.vmap` around it has that name",
@@ -374,8 +374,8 @@ USAGE_RULES: list[Rule] = [
     Rule("einsum-label", lambda f: f.says(r"^Size of label '\w+' for operand \d+"),
          lambda f: (f"the label `{_m(f, 'label')}` names axes of different lengths: operand {_first(_TEXT['label'], f.text, 2)} "
                     f"has {_first(_TEXT['label'], f.text, 3)} where the terms before have {_first(_TEXT['label'], f.text, 4)}"),
-         "check that operand's subscripts in `jnp.einsum` (a transposed operand needs its labels swapped, `ji` for "
-         "`ij`), or transpose it (`.T`)"),
+         guess("if that operand's axes are in another order, swap its subscripts (`ji` for `ij`) or transpose it; if it "
+               "holds a different number of entries, give both operands the same entries along that axis")),
     Rule("split-equal", lambda f: f.says(r"^array split does not result in an equal division"),
          lambda f: f"`jnp.split` into equal sections needs the number of sections to divide the axis (the rest is {_m(f, 'split_rest')})",
          "use `jnp.array_split` for sections of unequal length, or pad the axis to a multiple first"),

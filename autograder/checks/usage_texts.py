@@ -437,6 +437,8 @@ _TEXT = {
 
 FLOAT0_TANGENT = ("give that output a `float0` zero as its tangent: `np.zeros(out.shape, dtype=jax.dtypes.float0)` "
                   "(`out` the integer or boolean primal output; `0.0` or an int array is not accepted)")
+ELEMENTWISE = ("combine the conditions elementwise with `jnp.logical_and`/`jnp.logical_or`/`jnp.logical_not` (or "
+               "`&`, `|`, `~` between parenthesised comparisons), then ")   # for Python's `and`/`or` on a mapped value
 
 
 def _m(f: Facts, key: str, default: str = "") -> str:
