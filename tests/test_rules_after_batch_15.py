@@ -2,7 +2,9 @@
 (conventions one JAX message states exactly) and fixes corrected where the first run read them as wrong
 (a size from a value vmap mapped told to do shape arithmetic in NumPy, `and` under vmap told `jnp.where`
 alone, a loop body with an extra parameter told only the loop's signature, an einsum label told to
-transpose an operand that has no such length, `to_dlpack` told its opposite `from_dlpack`).
+transpose an operand that has no such length, `to_dlpack` told its opposite `from_dlpack`); and an einsum
+operand whose subscripts are in the other order is offered the swapped subscripts once they trace
+(`trial_kind_values.gen_einsum_labels`).
 
 Each has a mistake written here (none of them a corpus case) where it must fire and tell the fix, and,
 where the fix rewrites a call, the fixed call runs; and a near miss where it must not, or must say
@@ -300,6 +302,16 @@ def test_a_reused_key_is_told_the_split_call():
     assert "jax.random.split(key)" in fix
 
 
-def test_an_einsum_label_of_two_lengths_is_a_guess():
-    fix = _fix(_block(lambda: jnp.einsum("i,ij->j", jnp.ones(3), jnp.ones((4, 2)))))
-    assert fix.startswith(GUESS)
+def _weighted(a, m):
+    return jnp.einsum("i,ij->j", a, m)
+
+
+def test_an_einsum_operand_in_the_other_order_is_told_the_swapped_subscripts_that_trace():
+    fix = _fix(_block(lambda: _weighted(jnp.ones(3), jnp.ones((2, 3)))))
+    assert fix.startswith("this traces on your values: `jnp.einsum('i,ji->j', a, m)`")
+    jnp.einsum("i,ji->j", jnp.ones(3), jnp.ones((2, 3)))
+
+
+def test_an_einsum_operand_with_other_entries_is_only_a_guess():
+    fix = _fix(_block(lambda: _weighted(jnp.ones(3), jnp.ones((6, 2)))))
+    assert fix.startswith(GUESS) and "jnp.einsum(" not in fix

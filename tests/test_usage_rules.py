@@ -227,7 +227,7 @@ CASES = {
                     lambda: jax.random.choice(jax.random.key(0), 3, (3,), replace=False)),
     "vjp-forward-mode": (lambda: jax.jacfwd(_bwd(lambda res, g: (g * jnp.ones_like(res[0]),), n_inputs=1))(x3),
                          ["jax.jacrev"], lambda: jax.jacrev(_bwd(lambda res, g: (g * jnp.ones_like(res[0]),), n_inputs=1))(x3)),
-    "einsum-label": (lambda: jnp.einsum("bi,ij->bj", jnp.ones((2, 5)), jnp.ones((3, 5))), ["`i`", "different lengths", "where the terms before have"],
+    "einsum-label": (lambda: jnp.einsum("bi,ij->bj", jnp.ones((2, 5)), jnp.ones((3, 5))), ["`i`", "two lengths, 5 and 3", "the terms before it"],
                      lambda: jnp.einsum("bi,ji->bj", jnp.ones((2, 5)), jnp.ones((3, 5)))),
     "split-equal": (lambda: jnp.split(jnp.ones(5), 2), ["jnp.array_split"], lambda: jnp.array_split(jnp.ones(5), 2)),
     "set-shape": (_set_wrong_shape, ["float32[3]", "float32[2]"], _set_right_shape),

@@ -146,6 +146,35 @@ def gen_renamed(root, f):
                 return
 
 
+def gen_einsum_labels(root, f):
+    """An einsum label whose lengths differ (`Size of label 'i' for operand 1 (3) does not match previous
+    terms (5)`): that operand's subscripts with the label moved to each of its other places (`ji` for `ij`),
+    as for an operand whose axes are in the other order. The trial keeps those that trace, so an operand
+    that holds another number of entries gets no candidate."""
+    label, operand = f.group(r"Size of label '(\w)' for operand (\d+)", 1), f.group(r"for operand (\d+)")
+    if not label or not operand:
+        return
+    for node in ast.walk(root):
+        if not (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("einsum") and node.args
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            continue
+        inputs, arrow, output = node.args[0].value.replace(" ", "").partition("->")
+        terms = inputs.split(",")
+        k = int(operand)
+        if k >= len(terms) or label not in terms[k]:
+            continue
+        p = terms[k].index(label)
+        for q in range(len(terms[k])):
+            if q != p and terms[k][q] != label:
+                chars = list(terms[k])
+                chars[p], chars[q] = chars[q], chars[p]
+                spec = ",".join(terms[:k] + ["".join(chars)] + terms[k + 1:]) + arrow + output
+                new = copy.copy(node)
+                new.args = [ast.Constant(spec), *node.args[1:]]
+                yield node, new
+        return
+
+
 GENERATORS = {"renamed": gen_renamed, "jnp": gen_jnp, "keep-array": gen_keep_array, "float-input": gen_float_input,
-              "drop-entry": gen_drop_entry}
-RANK = {"renamed": 0, "jnp": 0, "float-input": 0, "drop-entry": 1, "keep-array": 2}
+              "drop-entry": gen_drop_entry, "einsum-labels": gen_einsum_labels}
+RANK = {"renamed": 0, "jnp": 0, "float-input": 0, "einsum-labels": 0, "drop-entry": 1, "keep-array": 2}

@@ -260,6 +260,8 @@ KIND_TEXTS = {
                     "the input as a float array (`allow_int=True` would not differentiate it)"),
     "drop-entry": ("an entry of a container given to a jitted function is not an array, so it cannot be traced",
                    "pass only the arrays: the non-array entry kept out of what jit traces (it is not read there)"),
+    "einsum-labels": ("an einsum label names axes of different lengths",
+                      "that operand's subscripts in the order of its axes, so that every label has one length"),
     "mask": ("a slice whose length is traced has a shape unknown while tracing",
              "a mask keeps the shape fixed, and the entries past the length count as 0 in the sum"),
 }

@@ -372,8 +372,8 @@ USAGE_RULES: list[Rule] = [
                     f"would hold {_m(f, 'reshape_to_size')}"),
          "choose sizes that multiply to the same total, or write `-1` for the one dimension to infer"),
     Rule("einsum-label", lambda f: f.says(r"^Size of label '\w+' for operand \d+"),
-         lambda f: (f"the label `{_m(f, 'label')}` names axes of different lengths: operand {_first(_TEXT['label'], f.text, 2)} "
-                    f"has {_first(_TEXT['label'], f.text, 3)} where the terms before have {_first(_TEXT['label'], f.text, 4)}"),
+         lambda f: (f"the label `{_m(f, 'label')}` names axes of two lengths, {_first(_TEXT['label'], f.text, 3)} and "
+                    f"{_first(_TEXT['label'], f.text, 4)}, in operand {_first(_TEXT['label'], f.text, 2)} and the terms before it"),
          guess("if that operand's axes are in another order, swap its subscripts (`ji` for `ij`) or transpose it; if it "
                "holds a different number of entries, give both operands the same entries along that axis")),
     Rule("split-equal", lambda f: f.says(r"^array split does not result in an equal division"),
