@@ -12,8 +12,8 @@ Measured in the CLI at the issue's load, twenty repeats against the worker on ev
 run (benchmarks/README.md, "The CLI's timing worker on one core"): 0 flips in 480 gradings either way;
 the right answers' worst readings fell (1.61x to 1.23x, 1.69x to 1.12x) and the wrong answers' floors
 rose or held for two cells of three; `ema`'s margin did not widen (its wrong answer read 3.78x at worst,
-and forty more repeats of it failed a right answer once, at 3.06x: its answers are too close to its
-budget for any clock, which is the cell's input to change, not this).
+and forty more repeats of it failed a right answer once, at 3.06x: its answers were too close to its
+budget for any clock; the cell's input was widened since, and on it `ema` held, 0 flips in 540).
 
 What it does: the grader leases a core to each timing worker it starts (the least held one of the
 cores the grader may use, ties taken round robin from where this grader process starts, so that the
