@@ -69,6 +69,7 @@ CATEGORIES = {
     "keys": "it used a PRNG key more than once",
     "inputs": "it changed its inputs in place",
     "performance": "it was slower than the exercise's budget",
+    "timing-limit": "timing it did not finish within the grader's time limit for one check",
     "evidence": "the measurements taken next to your code were not plausible",
     "traced": "the program jax.jit traced from your function computes something else than calling it directly",
     "timed": "the program timed is not the one the other checks traced from your function",

@@ -295,6 +295,9 @@ class GradingSession:
             owner = self.bound.get(name) or self.current_exercise
             if exc.thread_cells and owner not in self._charge({"thread_cells": exc.thread_cells}, owner):
                 raise ChargedElsewhere() from None
+            if exc.timed_out:   # a slow compile or slow calls: a failure of its own kind, named on a hidden test too
+                raise failure.CheckFailure(failure.message(f"timing {obj.__name__}", str(exc)), category="timing-limit",
+                                           hidden_fix=timing.LIMIT_FIX) from None
             raise AssertionError(failure.message(f"timing {obj.__name__}", str(exc))) from None
 
     # ------------------------------------------------------------------ test cells
