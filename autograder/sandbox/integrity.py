@@ -176,6 +176,18 @@ def _task_count() -> int:
         return 0
 
 
+def _await_first_frames(new_tasks: int, python_before: int, limit_s: float = 0.1):
+    """Wait until as many more threads run Python code as threads were added (`new_tasks`), at most
+    `limit_s`. A thread started with `_thread` holds no frame until it first runs, and on a loaded
+    machine that can take far longer than a moment; seen only at a later request, a thread whose code is
+    no cell's (compiled by student code under another file name) would be charged to that request's
+    exercise, a bystander. Native threads (XLA's pools) never show a frame: the limit is then waited
+    out, once per request that started them."""
+    deadline = time.monotonic() + limit_s
+    while len(_python_threads()) - python_before < new_tasks and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def _started_by_student(frame) -> bool:
     """A thread whose outermost frame is not the runtime's (JAX runs host callbacks on threads of
     its own, which hold a frame only while a callback runs)."""
@@ -203,6 +215,7 @@ class Snapshot:
         self.hooks: dict[str, object] = {}
         self.threads: set[int] = set()
         self.tasks = 0
+        self.python_threads = 0
 
     @classmethod
     def take(cls) -> "Snapshot":
@@ -227,7 +240,7 @@ class Snapshot:
             snap.classes[f"{c.__module__}.{c.__qualname__}"] = _Watched(c)
         snap.hooks = snap._hooks()
         snap.threads = set(_python_threads())
-        snap.tasks = _task_count()
+        snap.tasks, snap.python_threads = _task_count(), len(snap.threads)
         if not getattr(sys, "_autograder_audit", False):
             sys.addaudithook(_audit)
             sys._autograder_audit = True
@@ -292,9 +305,9 @@ class Snapshot:
             if not same:
                 found.append(f"{key} was changed")
         tasks = _task_count()
-        if tasks > self.tasks:   # a thread was started since the last look: let it reach its first frame
-            time.sleep(0.005)
-        self.tasks = tasks
+        if tasks > self.tasks:   # threads were started since the last look: let each reach its first frame
+            _await_first_frames(tasks - self.tasks, self.python_threads)
+        self.tasks, self.python_threads = tasks, len(_python_threads())
         me = threading.get_ident()
         running = [_cell_running(frame, cell_codes or {}) for ident, frame in _python_threads().items()
                    if ident not in self.threads and ident != me and _started_by_student(frame)]
