@@ -149,8 +149,8 @@ CONVENTION_RULES: list[Rule] = [
          lambda f: (f"pass the cotangent in the containers it came in with: a `{_cotangent_containers(f)[0]}` "
                     f"(e.g. `[g]` for a one-element list), as `jax.tree.map(jnp.ones_like, out)` would build it")),
     Rule("registered-twice", lambda f: f.says(r"^Duplicate custom PyTreeDef type registration for"),
-         "the class was registered as a pytree node a second time (the registering code ran again: a cell run "
-         "twice, or a function that registers on every call)",
+         "the class was registered as a pytree node a second time (registering code that runs twice: a cell run "
+         "again, a function that registers on every call, or two places that both register it)",
          "register the class once, where it is defined (at module level, next to the class), or skip the "
          "registration when it has already been done"),
     Rule("dataclass-fields", lambda f: f.says(r"data_fields and meta_fields must include all dataclass fields"),
