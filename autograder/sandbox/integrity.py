@@ -167,24 +167,42 @@ def _python_threads() -> dict[int, object]:
     return sys._current_frames()
 
 
-def _task_count() -> int:
-    """Threads of this process, from /proc (a thread started with `_thread` holds no Python frame
-    until it first runs, so it is missed by `_python_threads` for a moment)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return 0
+def _bind_thread_states():
+    """CPython's list of this interpreter's thread states, through its C API (bound before any student
+    code runs)."""
+    import ctypes
+    api = ctypes.pythonapi
+    interpreter, head, following = (api.PyInterpreterState_Get, api.PyInterpreterState_ThreadHead,
+                                    api.PyThreadState_Next)
+    interpreter.restype = head.restype = following.restype = ctypes.c_void_p
+    head.argtypes = following.argtypes = (ctypes.c_void_p,)
+    return interpreter, head, following
 
 
-def _await_first_frames(new_tasks: int, python_before: int, limit_s: float = 0.1):
-    """Wait until as many more threads run Python code as threads were added (`new_tasks`), at most
-    `limit_s`. A thread started with `_thread` holds no frame until it first runs, and on a loaded
-    machine that can take far longer than a moment; seen only at a later request, a thread whose code is
-    no cell's (compiled by student code under another file name) would be charged to that request's
-    exercise, a bystander. Native threads (XLA's pools) never show a frame: the limit is then waited
-    out, once per request that started them."""
+_INTERPRETER, _THREAD_HEAD, _THREAD_NEXT = _bind_thread_states()
+
+
+def _threads_without_frames(_interpreter=_INTERPRETER, _head=_THREAD_HEAD, _next=_THREAD_NEXT) -> int:
+    """Python threads that hold no frame yet. `_thread.start_new_thread` (and so `threading`) gives the
+    new thread its thread state in the thread that starts it, before the new one first runs; until then
+    `sys._current_frames()` misses it. Native threads (XLA's and LLVM's pools) have no thread state:
+    they are not counted."""
+    states, state = 0, _head(_interpreter())
+    while state:
+        states += 1
+        state = _next(state)
+    return states - len(sys._current_frames())
+
+
+def _await_first_frames(without_frames_before: int, limit_s: float = 0.1):
+    """Wait until the Python threads started since the last look (more threads without a frame than
+    `without_frames_before`) have reached their first frame, at most `limit_s`. On a loaded machine a
+    new thread can be scheduled far later than a moment; seen only at a later request, a thread whose
+    code is no cell's (compiled by student code under another file name) would be charged to that
+    request's exercise, a bystander. Returns at once when no Python thread was started, whatever
+    native threads were."""
     deadline = time.monotonic() + limit_s
-    while len(_python_threads()) - python_before < new_tasks and time.monotonic() < deadline:
+    while _threads_without_frames() > without_frames_before and time.monotonic() < deadline:
         time.sleep(0.005)
 
 
@@ -214,8 +232,7 @@ class Snapshot:
         self.classes: dict[str, tuple] = {}
         self.hooks: dict[str, object] = {}
         self.threads: set[int] = set()
-        self.tasks = 0
-        self.python_threads = 0
+        self.without_frames = 0
 
     @classmethod
     def take(cls) -> "Snapshot":
@@ -240,7 +257,7 @@ class Snapshot:
             snap.classes[f"{c.__module__}.{c.__qualname__}"] = _Watched(c)
         snap.hooks = snap._hooks()
         snap.threads = set(_python_threads())
-        snap.tasks, snap.python_threads = _task_count(), len(snap.threads)
+        snap.without_frames = _threads_without_frames()
         if not getattr(sys, "_autograder_audit", False):
             sys.addaudithook(_audit)
             sys._autograder_audit = True
@@ -304,10 +321,9 @@ class Snapshot:
                     if isinstance(value, list) else value is before)
             if not same:
                 found.append(f"{key} was changed")
-        tasks = _task_count()
-        if tasks > self.tasks:   # threads were started since the last look: let each reach its first frame
-            _await_first_frames(tasks - self.tasks, self.python_threads)
-        self.tasks, self.python_threads = tasks, len(_python_threads())
+        # threads started since the last look: let each reach its first frame
+        _await_first_frames(self.without_frames)
+        self.without_frames = _threads_without_frames()
         me = threading.get_ident()
         running = [_cell_running(frame, cell_codes or {}) for ident, frame in _python_threads().items()
                    if ident not in self.threads and ident != me and _started_by_student(frame)]
