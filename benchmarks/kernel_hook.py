@@ -59,6 +59,9 @@ CELLS = {
     "pullback given a tuple for a list (convention rule)": "jax.vjp(lambda v: [v * 2.0], w)[1]((w,))",
     "tree.reduce without a start under grad (convention rule)": (
         "jax.grad(lambda p: jax.tree.reduce(lambda a, v: a + jnp.sum(v * v), p))({'a': w, 'b': xs})"),
+    # after batch 16: what a message or the line states outright (`checks/stated_rules.py`)
+    "grad of a function's value (stated rule)": "jax.grad(predict(w, xs[0]))(w)",
+    "one key mapped by vmap (stated rule)": "jax.vmap(lambda k, v: v + jax.random.normal(k))(jax.random.key(1), w)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -34,7 +34,9 @@
                  fwd rules, vmapped keywords, static `lax.cond` predicates) and `value_rules` (values JAX
                  cannot take as arrays: a dict in arithmetic, `None` in a list, keys as data; other libraries'
                  names) and `convention_rules` (conventions one message states exactly: a reduced SVD, a
-                 cotangent's containers, a class registered twice, renamed keywords) in the same table;
+                 cotangent's containers, a class registered twice, renamed keywords) and `stated_rules`
+                 (what a message or the line states outright: a static `length=`, `out_axes=` past an
+                 output's rank, a function's value given to `jax.grad`) in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

@@ -392,11 +392,9 @@ def _jax_module(frame) -> str:
 
 
 def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
-    """Plain-data description of an exception, made where it was raised.
-
-    `call` (from `evidence.call_context`) says which function was jitted and how each of its
-    arguments was passed; rules use it to tell a size argument from a data argument.
-    """
+    """Plain-data description of an exception, made where it was raised. `call` (from `evidence.call_context`)
+    says which function was jitted and how each argument was passed (a size argument or a data argument).
+    Code made at run time with no source to quote (a dataclass's `__hash__`) is named in `where["generated"]`."""
     names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
     message = str(exc)
     where, frame, transforms, last = None, None, [], ""
@@ -404,10 +402,11 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     while tb is not None:
         code = tb.tb_frame.f_code
         last = code.co_filename
-        if is_student_frame(code.co_filename):
-            lineno = tb.tb_lineno
-            linecache.checkcache(code.co_filename)
-            line = linecache.getline(code.co_filename, lineno).strip()
+        linecache.checkcache(code.co_filename)
+        line = linecache.getline(code.co_filename, lineno := tb.tb_lineno).strip()
+        if is_student_frame(code.co_filename) and where and not line and code.co_filename.startswith("<"):
+            where["generated"] = code.co_name
+        elif is_student_frame(code.co_filename):
             transforms += _TRANSFORM_CALL.findall(line)
             where = {"file": os.path.basename(code.co_filename), "line": lineno, "code": line,
                      "function": code.co_name, "path": code.co_filename,

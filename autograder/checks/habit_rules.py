@@ -165,8 +165,11 @@ def if_fix(f: Facts) -> str:
     """For `a if t else b`, a guess (so the trials try `jnp.where` on the student's own values: the two
     sides may not have one shape and dtype)."""
     if _if_test(f):
+        static = (f"; if `{f.arg}` is a Python flag fixed for each call, make it static: `jax.jit("
+                  f"{f.fn if f.fn.isidentifier() else 'f'}, static_argnames='{f.arg}')`"
+                  if f.arg and f.arg == _if_test(f) and not f.arg_is_data else "")
         return guess(f"choose with `jnp.where({_if_test(f)}, a, b)` (both sides computed, elementwise) or "
-                     f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs)")
+                     f"`lax.cond({_if_test(f)}, lambda: a, lambda: b)` (one side runs){static}")
     traced = f.desc.get("traced_args") or []
     if f.kind == "if" and traced and "jit" not in (f.desc.get("transforms") or []) and not f.stmt.get("jitted_calls"):
         # nothing is jitted: the argument is one a loop or branch traces (its carry, its scanned values)

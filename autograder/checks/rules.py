@@ -1,9 +1,8 @@
 """The rule tables: a described exception, or a change between calls, to a cause and a fix.
 
-`explain` works on the plain data of `facts.describe_exception` only. It walks `RULES`, one ordered
-table: the first rule whose `when` holds gives the cause and the fix. Specific rules come before
-general ones (an `assert` before an `if`, a list indexed by a tracer before other integer
-conversions, and `TracerBoolConversionError` before its parent `ConcretizationTypeError`).
+`explain` works on the plain data of `facts.describe_exception` only. It walks `RULES`, one ordered table: the
+first rule whose `when` holds gives the cause and the fix. Specific rules come before general ones (an `assert`
+before an `if`, `TracerBoolConversionError` before its parent `ConcretizationTypeError`).
 `explain_retrace` does the same for the argument changes `evidence.count_traces` finds (`RETRACE_RULES`).
 A fix says what to change in the student's terms (their argument, their list), never a course answer.
 """
@@ -17,6 +16,7 @@ from .rule_facts import Facts, Rule, float_shape as _float_shape, true_division 
 from .trial_texts import GUESS, guess, kind_cause, kind_fix
 from .api_rules import API_RULES, DATA_SIZE as _DATA_SIZE
 from .convention_rules import CONVENTION_RULES
+from .stated_rules import STATED_RULES
 from .fallback_rules import FALLBACK_RULES, argmax_too as _argmax_too
 from .habit_rules import (HABIT_RULES, LINE_HABIT_RULES, if_cause as _if_cause, if_fix as _if_fix,
                           numpy_call_fix as _numpy_call_fix, float_item_fix as _float_item_fix)
@@ -156,6 +156,7 @@ RULES: list[Rule] = [
     Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
          "a PRNG key was used twice, so two 'independent' draws are identical",
          "split the key, `key, subkey = jax.random.split(key)`, and give each draw a fresh subkey, used once"),
+    *STATED_RULES,         # what JAX's message or the line states outright (a static `length=`, `out_axes=`)
     *CONVENTION_RULES,     # conventions one message states exactly (a reduced SVD, a cotangent's containers)
     *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says
     *VALUE_RULES,          # values JAX cannot take as arrays (a dict in arithmetic), other libraries' names
@@ -269,8 +270,8 @@ RULES: list[Rule] = [
          lambda f: (f"`{f.arg}` is a jit argument, so it is traced, and `range()` needs a concrete count"
                     if f.arg else "`range()` of a traced value: the loop count is unknown while tracing"),
          lambda f: ("loop with `lax.fori_loop(0, n, body, init)`, which accepts a traced bound"
-                    + (f"; or, if `{f.arg}` is a true constant, make it static: "
-                       f"`jax.jit({f.fn}, static_argnames='{f.arg}')`" if f.arg and f.arg_is_python_scalar else
+                    + (f"; or, if `{f.arg}` is a Python int fixed for each call, make it static: "
+                       f"`jax.jit({f.fn if f.fn.isidentifier() else 'f'}, static_argnames='{f.arg}')`" if f.arg and not f.arg_is_data else
                        f" (`{f.arg}` arrives as an array, so it stays traced)" if f.arg and f.arg_is_data else ""))),
     Rule("size-from-int-argument", lambda f: _is_size_error(f) and f.arg and not f.arg_is_data,
          lambda f: f"`{f.arg}` is a jit argument, so it is traced; {_size_user(f)} needs its value to fix an output shape",

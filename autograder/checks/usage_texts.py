@@ -76,13 +76,13 @@ def _given_in_axes(f: Facts):
 
 def _vmap_plan(f: Facts) -> tuple[int, list[tuple[str, object, object]], str]:
     """(batch length, [(argument, axis now, axis proposed)], the proposed `in_axes` tuple)."""
-    sizes = _vmap_sizes(f)
+    sizes, call = _vmap_sizes(f), _call(f, "vmap")
     batch = _batch_size(sizes)
-    plan = []
-    for s in sizes:
+    plan, spelled = [], dict(zip((s["name"] for s in sizes), call.get("args", []) if len(call.get("args", [])) == len(sizes) else []))
+    for s in sizes:   # a parameter's name as the student spelled the argument (jnp.outer's `b` may be their rows)
         if s["size"] == batch:
             new = s["axis"]
-        elif _SHARED_NAMES.match(s["name"]) or batch not in s["dims"]:
+        elif _SHARED_NAMES.match(spelled.get(s["name"], s["name"])) or batch not in s["dims"]:
             new = None
         else:
             new = s["dims"].index(batch)
@@ -92,7 +92,6 @@ def _vmap_plan(f: Facts) -> tuple[int, list[tuple[str, object, object]], str]:
     if given is not None and sum(e is not None for e in given) == len(entries):   # JAX lists mapped ones only
         listed = iter(entries)
         entries = ["None" if e is None else next(listed) for e in given]
-    call = _call(f, "vmap")
     if call and not call["starred"] and len(call["args"]) > len(entries):       # arguments JAX did not list
         entries += ["0"] * (len(call["args"]) - len(entries))
     return batch, plan, f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
