@@ -37,6 +37,12 @@ CASES = {
         "class _Meta(type(jax.Array)):\n    @property\n    def __dict__(cls):\n        return _old\n"
         "jax.Array.__eq__ = lambda s, o: True\njax.Array.__class__ = _Meta\n",
         ["Array was given another metaclass", "Array.__eq__ was replaced or deleted"]),
+    "NumPy told to raise on floating-point errors": ("import numpy\nnumpy.seterr(all='raise')\n",
+                                                      ["NumPy's floating-point error handling (np.seterr) was changed"]),
+    "a hook for threads' exceptions": ("import threading\nthreading.excepthook = print\n",
+                                        ["threading.excepthook was changed"]),
+    "NumPy's error handling changed and restored": (
+        "import numpy\nwith numpy.errstate(all='raise'):\n    numpy.ones(1) / 1\n", []),
 }
 
 SCRIPT = textwrap.dedent("""
@@ -45,7 +51,8 @@ SCRIPT = textwrap.dedent("""
     from autograder.sandbox import integrity
     cases = json.loads(sys.argv[1])
     saved = {m: dict(vars(m)) for m in (jax, jnp, numpy, sys.modules['json'])}
-    saved_array = dict(vars(jax.Array)); meta = type(jax.Array)
+    saved_array = dict(vars(jax.Array)); meta = type(jax.Array); saved_err = numpy.geterr()
+    import threading; saved_hook = threading.excepthook
     out = {}
     for name, code in cases.items():
         snap = integrity.Snapshot.take()
@@ -56,6 +63,7 @@ SCRIPT = textwrap.dedent("""
             m.__class__ = types.ModuleType
             vars(m).clear(); vars(m).update(entries)
         jax.Array.__class__ = meta
+        numpy.seterr(**saved_err); threading.excepthook = saved_hook
         for key in set(vars(jax.Array)) - set(saved_array):
             delattr(jax.Array, key)
         for key, value in saved_array.items():

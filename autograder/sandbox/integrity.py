@@ -161,6 +161,12 @@ def _logging_hooks() -> list:
             if type(h) is not logging.NullHandler]
 
 
+def _numpy_error_handling() -> tuple:
+    """NumPy's floating-point error settings (`np.seterr`), as plain data compared by value."""
+    numpy = sys.modules.get("numpy")
+    return tuple(sorted(numpy.geterr().items())) if numpy is not None else ()
+
+
 def _python_threads() -> dict[int, object]:
     """Every thread running Python code, by ident, with its current frame: threads started with
     `threading` and with `_thread` alike (threading.enumerate() misses the latter)."""
@@ -272,7 +278,7 @@ class Snapshot:
             "sys.gettrace": sys.gettrace(), "sys.getprofile": sys.getprofile(),
             "threading.gettrace": threading.gettrace(), "threading.getprofile": threading.getprofile(),
             "sys.meta_path": list(sys.meta_path), "sys.path_hooks": list(sys.path_hooks),
-            "sys.excepthook": sys.excepthook, "builtins.__import__": builtins.__import__,
+            "sys.excepthook": sys.excepthook, "threading.excepthook": threading.excepthook, "builtins.__import__": builtins.__import__,
             "sys.displayhook": sys.displayhook,
             "a signal handler": [signal.getsignal(s) for s in _SIGNALS],
             "an interval timer (signal.setitimer, signal.alarm)": [signal.getitimer(t) != (0.0, 0.0) for t in _TIMERS],
@@ -280,6 +286,8 @@ class Snapshot:
             "jax.monitoring's listeners": [listener for name in _LISTENER_LISTS
                                            for listener in getattr(monitoring, name, ())],
             "a logger's handlers or filters": _logging_hooks(),
+            # a later exercise's NumPy arithmetic would raise (or stay silent) by this cell's setting
+            "NumPy's floating-point error handling (np.seterr)": _numpy_error_handling(),
         }
 
     def violations(self, cell_codes: dict[int, str] | None = None) -> tuple[list[str], list[str]]:
@@ -317,8 +325,8 @@ class Snapshot:
                 found.append(f"{name}.{key} was added")
         for key, value in self._hooks().items():
             before = self.hooks[key]
-            same = (len(value) == len(before) and all(map(operator.is_, value, before))
-                    if isinstance(value, list) else value is before)
+            same = (len(value) == len(before) and all(map(operator.is_, value, before)) if isinstance(value, list)
+                    else value == before if isinstance(value, tuple) else value is before)
             if not same:
                 found.append(f"{key} was changed")
         # threads started since the last look: let each reach its first frame
