@@ -361,6 +361,29 @@ CATEGORIES = {
     "vmap-scalar-initial-b16d": r"jax\.vmap\(lambda[^\n]{0,80}\binitial=|(?i:\binitial\b[^\n]{0,80}\b(vmap|map over|per[- ]row|each row)\b|\b(vmap|map)\w*\b[^\n]{0,60}\b(scalar )?initial\b)",
     # give the conversion a dtype (`other.dtype`), not the array itself
     "pass-dtype-b16d": r",\s*\w+\.dtype\)|(?i:\bpass\w*\b[^\n]{0,40}\b(the |its |a )?dtype\b[^\n]{0,40}\b(not|instead of|rather than)\b[^\n]{0,20}\b(the |an )?array\b|\b(new_dtype|second argument)\b[^\n]{0,40}\b(must|should|needs to) be a dtype\b)",
+    # added with the seventeenth held-out batch, part a (written from the maintainers' fixes alone)
+    "hessian-b17a": r"jax\.hessian\b",
+    "value-and-grad-b17a": r"jax\.value_and_grad\b",
+    "scalar-shape-b17a": r"(?i)shape `?\(\)`?|\.reshape\(\(\)\)|\[0\]|\bsqueeze\b|0-d (array|scalar)",
+    "aux-nesting-b17a": r"\(\w+, ?\w+\), ?\w+ =|\(\((value|loss|val), ?aux\w*\), ?grad\w*\)",
+    # added with the seventeenth held-out batch, part c (written from the maintainers' fixes alone)
+    # wrap the Python function in `jax.tree_util.Partial` so that it becomes a pytree JAX can carry through a
+    # transformation (scan's carry, a jit argument), instead of passing the bare function object
+    "tree-partial-b17c": r"tree_util\.Partial\b|\bPartial\(|(?i:\bwrap\w*\b[^\n]{0,40}\bPartial\b)",
+    # in a multi-tree `jax.tree.map`, the tree whose structure is a prefix of the others (the shallower one) goes
+    # first: the structure is taken from the first tree, so swap the trees (and the function's parameters)
+    "prefix-first-b17c": r"(?i)\b(shallow\w*|prefix)\b[^\n]{0,60}\b(first|before)\b|\bfirst\b[^\n]{0,40}\b(tree|argument)\b[^\n]{0,60}\b(prefix|shallow\w*)\b|\bswap\w*\b[^\n]{0,30}\b(trees|arguments|order)\b|\b(order|position)\b[^\n]{0,20}\bof the (trees|arguments)\b",
+    # added with the seventeenth held-out batch, part d (written from the maintainers' fixes alone)
+    # the thread's fix: give the 0-d time value a dimension before the matmul (`jnp.atleast_1d`, `[None]`)
+    "scalar-to-1d-b17d": r"atleast_1d|\w\[None\]|reshape\(1\)|reshape\(\(1,\)\)|(?i:\b(add|give|insert)\w*\b[^\n]{0,30}\b(a |one |an extra |a new )?(dimension|axis)\b[^\n]{0,40}\b(scalar|0-d|zero-dim\w*|time)\b|\b(scalar|0-d|time)\b[^\n]{0,40}\b(to|into|as) (a )?(1-?d|one-dimensional|length-1|shape \(1,\)))",
+    # the thread's fix: describe the callback's result with `jax.ShapeDtypeStruct`, not a bare shape tuple
+    "shape-dtype-struct-b17d": r"ShapeDtypeStruct",
+    # the thread's fix: take the bound from `jnp.iinfo` of a dtype JAX holds, not Python's `sys.maxsize`
+    # the page's fix: promote by hand before calling `lax` (`jnp.float32(...)`, `.astype(...)`), or use `jnp`
+    "explicit-promotion-b17d": r"jnp\.float32\(|\.astype\(|convert_element_type|jnp\.add\(|(?i:\bexplicit\w*\b[^\n]{0,30}\b(type )?promot\w*|\bsame dtypes?\b[^\n]{0,40}\b(cast|convert|promot)\w*)",
+    # the page's fix: transform the jitted function, not the AOT-compiled executable
+    "vmap-jitted-not-compiled-b17d": r"jax\.vmap\(jax\.jit\(|(?i:\b(jit(ted)?|jax\.jit)\b[^\n]{0,40}\b(function|version|callable)\b[^\n]{0,40}\b(instead of|rather than|not)\b[^\n]{0,30}\b(compiled|aot|lowered)\b|\b(compiled|aot|lowered)\b[^\n]{0,60}\b(cannot|can't|can ?not)\b[^\n]{0,30}\b(be )?(transform|vmap|grad)\w*)",
+    "iinfo-bound-b17d": r"iinfo\(|(?i:\b(int32|int16|32-bit)\b[^\n]{0,40}\b(max|maximum|limit|bound|range)\b|\b(max|maximum|limit|bound)\b[^\n]{0,40}\b(int32|int16)\b)",
 }
 
 
