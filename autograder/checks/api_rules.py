@@ -355,8 +355,8 @@ API_RULES: list[Rule] = [
     Rule("metadata-arrays", lambda f: f.says(r"checking equality of metadata fields of pytree"),
          "a custom pytree holds an array in its metadata (aux_data, or a static field), which JAX compares "
          "with `==` and hashes when it matches trees; an array gives no single truth value",
-         "return the arrays among the children (leaves) from the flatten function (or mark those fields as "
-         "data); keep the aux data for hashable Python values such as ints, strings and tuples"),
+         "return the arrays among the children (leaves) from the flatten function (do not mark an array field as "
+         "static: make it a data field); keep the aux data for hashable Python values such as ints, strings and tuples"),
     Rule("metadata-truth", _metadata_truth,
          "JAX compared the metadata (aux data) of two pytrees with `==` while matching them, and an array's "
          "`==` gives no single truth value; this line has no `if`, `and` or `or` of yours that asks for one",

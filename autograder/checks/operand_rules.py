@@ -105,7 +105,8 @@ def _traced_function_fix(f: Facts) -> str:
     direct = f.stmt.get("function_arguments") or []
     said = ("keep functions out of what a transform traces: pass the arrays alone (take the function out of "
             f"{'`' + held[0] + '`' if held else 'the dict or list that holds it'}) and close over the function, e.g. "
-            "`jax.grad(lambda w: loss(w, act))(w)` or `functools.partial(loss, act=act)`")
+            "`jax.grad(lambda w: loss(w, act))(w)` or `functools.partial(loss, act=act)`; if it must travel with the "
+            "arrays (in a loop's carry, a pytree), wrap it in `jax.tree_util.Partial(fn)`, a pytree JAX can trace")
     if direct and not held:             # a function passed as it is: maybe a value meant, not called
         return guess(f"if `{direct[0]}` is meant to be a value, call it (`{direct[0]}(...)`); if it is meant to be "
                      f"used as a function, close over it (`functools.partial`, a lambda) instead of passing it")

@@ -24,7 +24,10 @@ import re
 
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
+from .usage_texts import _call, _vmap_sizes, _vmap_sizes_cause
 
+# names that say "the same for every example" (a one-letter `b` or `a` says nothing either way)
+_PARAMETER_NAMES = re.compile(r"^(params?|w|W|weights?|theta|kernel|model|state|coef\w*|net|layers?|cfg|config|table)$")
 _TRANSFORMS = ("grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "vmap", "jit")
 
 
@@ -140,6 +143,94 @@ def _got_value(f: Facts) -> str:
     return f.group(r"got (.+)$", default="a number")[:60]
 
 
+def _unpacked_grad(f: Facts) -> str:
+    """The failing line with `jax.grad(` made `jax.value_and_grad(` where two names unpack what grad returns."""
+    if not (f.says(r"^iteration over a 0-d array|^cannot unpack non-iterable") and re.search(r"^\s*\w+\s*,\s*\w+\s*=.*\bgrad\(", f.code)):
+        return ""
+    return re.sub(r"\b(jax\.)?grad\(", lambda m: f"{m.group(1) or ''}value_and_grad(", f.code.strip(), count=1)
+
+
+def _aux_unpacked(f: Facts) -> str:
+    """`a, b, g = jax.value_and_grad(f, has_aux=True)(x)` with the value and aux grouped: `(a, b), g = ...`."""
+    m = re.match(r"^\s*((?:\w+\s*,\s*)+)(\w+)\s*=\s*(.*value_and_grad\(.*has_aux=True.*)$", f.code)
+    if not m or not f.says(r"^(not enough|too many) values to unpack"):
+        return ""
+    first = [n.strip() for n in m.group(1).split(",") if n.strip()]
+    return f"({', '.join(first)}), {m.group(2)} = {m.group(3).strip()}" if len(first) == 2 else ""
+
+
+def _grad_of_grad(f: Facts) -> str:
+    m = re.search(r"\b(jax\.)?grad\(\s*(jax\.)?grad\(([\w.]+)\)\s*\)", f.code)
+    if not m or not f.says(r"Gradient only defined for scalar-output functions"):
+        return ""
+    return f.code.strip().replace(m.group(0), f"jax.hessian({m.group(3)})")
+
+
+def _fori_body_swapped(f: Facts) -> str:
+    """`lax.fori_loop(lo, hi, lambda acc, i: ...)`: the lambda's parameters in scan's order, swapped."""
+    m = re.search(r"fori_loop\([^\n]*?lambda\s+(\w+)\s*,\s*(i|j|k|t|idx|step|it|_)\s*:", f.code)
+    if not m or not f.says(r"carry input and carry output must have equal types") or m.group(1) in ("i", "j", "k", "t", "idx", "_"):
+        return ""
+    return f.code.strip().replace(m.group(0), m.group(0).replace(f"{m.group(1)}, {m.group(2)}", f"{m.group(2)}, {m.group(1)}"), 1)
+
+
+def _aot_relowered(f: Facts) -> str:
+    m = re.search(r"\.lower\(([^()]*)\)\.compile\(\)\(([^()]*)\)", f.code)
+    if not m or not f.says(r"^Argument types differ from the types for which this computation was compiled"):
+        return ""
+    return f.code.strip().replace(m.group(0), f".lower({m.group(2)}).compile()({m.group(2)})")
+
+
+def _two_vectors(f: Facts) -> tuple[str, str, str] | None:
+    """(function, first, second argument as written) of `jax.vmap(fn)(a, b)` over two 1-D arrays of different
+    lengths, neither spelled like parameters: a table of every pair is a likely intent."""
+    sizes, call = _vmap_sizes(f), _call(f, "vmap")
+    args = call.get("args", [])
+    if not f.says(r"^vmap got inconsistent sizes") or len(sizes) != 2 or len(args) != 2 or call.get("starred"):
+        return None
+    if any(len(s["dims"]) != 1 or s["type"].startswith(("key<", "uint32")) for s in sizes) or any(
+            _PARAMETER_NAMES.match(n) for n in [*args, *(s["name"] for s in sizes)]) or f.says(r"argument \w+\[\d+\] of type"):
+        return None     # (keys, and the entries of a tuple argument, have rules of their own)
+    fn = call.get("fn") or "f"
+    return (fn if len(fn) <= 30 else "f"), args[0], args[1]
+
+
+def _pairs_fix(f: Facts) -> str:
+    fn, a, b = _two_vectors(f)
+    return guess(f"if every entry of `{a}` goes with every entry of `{b}` (a table), nest two vmaps, one per axis: "
+                 f"`jax.vmap(jax.vmap({fn}, in_axes=(None, 0)), in_axes=(0, None))({a}, {b})`; if `{b}` is the same "
+                 f"for every call, pass it whole: `jax.vmap({fn}, in_axes=(0, None))`; if they pair up one to one, "
+                 f"they need one length")
+
+
+def _mapped_after_call(f: Facts) -> str:
+    """`jax.vmap(jax.grad(fn)(xs))`: a transformed function called on the whole batch inside `vmap`'s
+    parentheses; the line with the call moved out (`jax.vmap(jax.grad(fn))(xs)`), or ''."""
+    for node in ast.walk(f.parsed):
+        if (isinstance(node, ast.Call) and ast.unparse(node.func).endswith("vmap") and len(node.args) == 1
+                and isinstance(node.args[0], ast.Call) and isinstance(node.args[0].func, ast.Call)):
+            inner = node.args[0]
+            fixed = ast.Call(ast.Call(node.func, [inner.func], node.keywords), inner.args, inner.keywords)
+            return f.code.strip().replace(ast.unparse(node), ast.unparse(fixed)) if ast.unparse(node) in f.code else ""
+    return ""
+
+
+def _output_shape(f: Facts) -> str:
+    return f.group(r"Output had shape: (\([\d, ]*\))", default="not one number")
+
+
+def _key_difference(f: Facts) -> str:
+    return f.group(r"symmetric difference on key sets is\s+(.+)$", default="keys")
+
+
+def _deeper_first(f: Facts) -> bool:
+    """`jax.tree.map(fn, a, b)` where the first tree (the one whose structure is followed) has a container where
+    another has one value: the first is the deeper one."""
+    return (f.says(r"prefix pytree tree_map tree has a subtree of type\s+<class '(list|tuple)'>")
+            and f.says(r"full pytree has a subtree of different type\s+<class '(int|float|bool|complex)'>")
+            and "grad" not in f.code)   # (a gradient against another tree: the structure rule's own guess)
+
+
 def _tree_of(leaves: str) -> str:
     return leaves[leaves.index("(") + 1:-1].strip() or "tree"
 
@@ -198,8 +289,8 @@ STATED_RULES: list[Rule] = [
     Rule("one-key-mapped", lambda f: bool(_key_mapped(f)[0]),
          lambda f: (f"`{_key_mapped(f)[0]}` is one PRNG key (shape ()), and `jax.vmap` maps axis 0 of each argument, "
                     f"which a single key does not have"),
-         lambda f: (f"give each example its own key, `keys = jax.random.split(key, n)` (n = the batch size), and map "
-                    f"them with the rest"
+         lambda f: (f"give each example its own key, `keys = jax.random.split(key, n)` (n = the batch size: as many "
+                    f"keys as examples), and map them with the rest"
                     + (f": `jax.random.split({_key_mapped(f)[0]}, {_key_mapped(f)[1]}.shape[0])` in its place"
                        if _key_mapped(f)[1] else "")
                     + "; passing the one key whole (`None` in `in_axes`) would give every example the same random "
@@ -236,6 +327,72 @@ STATED_RULES: list[Rule] = [
          "a PRNG key's seed must be an integer, and this one is a float",
          "make it an integer before making the key: `jax.random.PRNGKey(int(seed))` (or `jax.random.key(int(seed))`) "
          "for a Python number; `seed.astype(jnp.uint32)` for a traced one"),
+    # ---- after batch 17: the line's own shape around a generic message
+    Rule("vmap-two-vectors", lambda f: _two_vectors(f) is not None, _vmap_sizes_cause, _pairs_fix),
+    Rule("grad-unpacked-as-two", lambda f: bool(_unpacked_grad(f)),
+         "`jax.grad` returns the gradient alone (here one number), not the function's value with it, so it cannot "
+         "be unpacked into two names",
+         lambda f: f"`jax.value_and_grad` returns both: `{_unpacked_grad(f)}`"),
+    Rule("aux-unpacked-flat", lambda f: bool(_aux_unpacked(f)),
+         "`jax.value_and_grad(..., has_aux=True)` returns two things: the pair `(value, aux)` and the gradient",
+         lambda f: f"unpack them nested: `{_aux_unpacked(f)}`"),
+    Rule("called-inside-vmap", lambda f: bool(_mapped_after_call(f)) and f.is_("TypeError", "ValueError"),
+         "the transformed function is called on the whole batch inside `jax.vmap(...)`'s parentheses, so it gets "
+         "every example at once, and `jax.vmap` would get its result, not a function",
+         lambda f: f"map the function, then call what `jax.vmap` returns: `{_mapped_after_call(f)}`"),
+    Rule("grad-of-grad", lambda f: bool(_grad_of_grad(f)),
+         lambda f: (f"the inner `jax.grad` returns a gradient with the input's shape "
+                    f"({_output_shape(f)}), so the outer "
+                    f"one differentiates a vector: the second derivatives of a function of a vector form a matrix"),
+         lambda f: f"take the matrix of second derivatives with `jax.hessian`: `{_grad_of_grad(f)}`"),
+    Rule("grad-of-one-element", lambda f: f.says(r"Gradient only defined for scalar-output functions\. Output had shape: \(1,\)"),
+         "`jax.grad` needs a function that returns one number of shape (); this one returns an array of one "
+         "element, shape (1,)",
+         lambda f: (f"take the one number out, `(...)[0]`, `.squeeze()` or `jnp.sum(...)` (the same for one element), "
+                    f"so that the function returns shape (); if each row is an example, `jax.vmap(jax.grad({f.fn if f.fn.isidentifier() else 'f'}))` "
+                    f"gives one gradient per example")),
+    Rule("fori-body-swapped", lambda f: bool(_fori_body_swapped(f)),
+         "`lax.fori_loop` calls its body as `body(i, carry)`, the index first, and this body takes the carry first, "
+         "so the carry it returns is computed from the index",
+         lambda f: (f"put the index first among the body's first two positional arguments: `{_fori_body_swapped(f)}`")),
+    Rule("tree-map-deeper-first", _deeper_first,
+         "`jax.tree.map(fn, tree, *rest)` follows the first tree's structure, and every other tree must match it or "
+         "be deeper; here the first tree has a container where another has a single value",
+         guess("pass the shallower tree first, and swap the function's parameters to match: "
+               "`jax.tree.map(lambda b, a: ..., shallow, deep)`")),
+    Rule("shardings-keys", lambda f: f.says(r"pjit in_shardings") and f.says(r"symmetric difference on key sets"),
+         lambda f: (f"`in_shardings` must mirror the arguments' tree, and its dict and the argument's differ in "
+                    f"the keys {_key_difference(f)}"),
+         "give the trees the same structure: one sharding per key of the argument, or one sharding for the whole "
+         "argument (a prefix of its tree)"),
+    Rule("pad-typed-keys", lambda f: f.says(r"must be same dtype: got key<\w+>"),
+         "typed PRNG keys are not numbers: padding (like arithmetic) cannot put a number beside them",
+         "pad their raw data and wrap it again: `jax.random.wrap_key_data(lax.pad(jax.random.key_data(keys), "
+         "jnp.uint32(0), pads))`, where `pads` is your padding config with `(0, 0, 0)` added for the data's last axis "
+         "(the key's own)"),
+    Rule("callback-shape-only", lambda f: f.is_("AttributeError") and f.says(r"^'int' object has no attribute 'dtype'")
+         and "pure_callback(" in f.code,
+         "`jax.pure_callback`'s second argument describes the result's shape and dtype, and a tuple of ints gives "
+         "only a shape",
+         "pass `jax.ShapeDtypeStruct(shape, dtype)`, e.g. `jax.ShapeDtypeStruct(values.shape, values.dtype)`"),
+    Rule("int-past-int32", lambda f: f.says(r"Python int -?\d+ too large to convert to int32"),
+         "JAX's integers are 32-bit unless 64-bit mode is on (`jax_enable_x64`), and this Python int is beyond int32's "
+         "range",
+         "use a bound within it, `jnp.iinfo(jnp.int32).max` (the largest int32), or turn on 64-bit numbers with "
+         "`jax.config.update('jax_enable_x64', True)` at the start"),
+    Rule("in-place-put", lambda f: f.says(r"cannot modify arrays in-place, because JAX arrays"),
+         "JAX arrays are immutable: this NumPy function's in-place form cannot write into one",
+         "pass `inplace=False` to get an updated copy, or write it with `.at[...]`: `x.at[idx].set(v)` returns a new "
+         "array"),
+    Rule("aot-other-types", lambda f: bool(_aot_relowered(f)),
+         "an executable compiled ahead of time runs only on arguments of the shapes and dtypes it was lowered with",
+         lambda f: (f"lower and compile it for the arguments you call it with, `{_aot_relowered(f)}`, or call the "
+                    f"jitted function itself, which compiles once per shape")),
+    Rule("transform-of-compiled", lambda f: f.says(r"^Cannot apply JAX transformations to a function lowered and compiled"),
+         "a function lowered and compiled ahead of time is fixed to its signature, so `vmap`, `grad` and `jit` cannot "
+         "transform it",
+         "transform the jitted function instead (`jax.vmap(jax.jit(fn))`), and compile ahead of time what the "
+         "transform returns, if you need to"),
     # ---- trees
     Rule("tree-map-into-lists", lambda f: f.is_("TypeError") and f.says(r"^'(float|int|bool)' object is not subscriptable")
          and _tree_map_line(f),

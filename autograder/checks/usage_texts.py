@@ -339,8 +339,9 @@ def _tree_fix(f: Facts) -> str:
                         f"parameters (with `argnums=` their position, or a function of the parameters "
                         f"themselves); otherwise {same}")
             return same
-        return (f"give the trees the same structure{where}: {a} in one and {b} in the other; use one "
-                f"container type in both (`tuple(...)` or `list(...)`)")
+        both = ("a plain `dict` in both (`dict(x.items())`)" if any(x.endswith(" dict") for x in (a, b)) else
+                "one container type in both (`tuple(...)` or `list(...)`)")
+        return f"give the trees the same structure{where}: {a} in one and {b} in the other; use {both}"
     return "give the trees the same structure (same dict keys, same lengths, same containers)"
 
 

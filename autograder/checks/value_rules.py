@@ -155,5 +155,6 @@ VALUE_RULES: list[Rule] = [
     Rule("matmul-scalar", lambda f: f.says(r"matmul: Input operand \d does not have enough dimensions \(has 0|"
                                            r"matmul input operand \d must have ndim at least 1, but it has ndim 0"),
          "`@` (a matrix product) needs at least one axis on each side, and one side is a single number",
-         "use `*` instead of `@` to scale by a number (`w * s`); `@` is for vectors and matrices"),
+         "use `*` instead of `@` to scale by a number (`w * s`); if the matrix expects a one-element vector there "
+         "(an (n, 1) matrix times one feature), give the number its axis: `w @ jnp.atleast_1d(s)`"),
 ]

@@ -230,7 +230,7 @@ BRANCH_OUTPUT_RULES: list[Rule] = [
                     f"value of another dtype; both branches must return the same types"),
          lambda f: (f"cast the new value back to the operand's dtype: `lambda {_identity_branch(f)[0]}: "
                     f"({_identity_branch(f)[1]}).astype({_identity_branch(f)[0]}.dtype)`, which keeps "
-                    f"`{_identity_branch(f)[0]}` in the dtype it came in with")),
+                    f"`{_identity_branch(f)[0]}` in the dtype it came in with, so both branches return the same dtype")),
     Rule("branch-same-name-classes", lambda f: bool(_same_name(f)),
          lambda f: (f"the branches return two different classes that are both named `{_same_name(f)}` (a class "
                     f"defined twice, or a NamedTuple made again): each class is its own kind of pytree node, even "
