@@ -21,12 +21,8 @@ import pytest
 from jax import lax
 
 from autograder.checks.trial_texts import GUESS
-from support.explain import explanation_of as _block, fix_line as _fix, rule_of as _rule
+from support.explain import explanation_of as _block, fix_line as _fix, rule_of as _rule, told as _told
 
-
-def _told(fn) -> tuple[str, str]:
-    """(the rule that explains what `fn()` raises, its fix line)."""
-    return _rule(fn), _fix(_block(fn))
 
 
 # ---------------------------------------------------------------- trees

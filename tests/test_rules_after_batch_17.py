@@ -17,11 +17,7 @@ import numpy as np
 from jax import lax
 
 from autograder.checks.trial_texts import GUESS
-from support.explain import explanation_of as _block, fix_line as _fix, rule_of as _rule
-
-
-def _told(fn) -> tuple[str, str]:
-    return _rule(fn), _fix(_block(fn))
+from support.explain import explanation_of as _block, fix_line as _fix, rule_of as _rule, told as _told
 
 
 def _loss(w, xs):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import re
 
+from .convention_rules import _calls
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
 from .usage_texts import _call, _vmap_sizes, _vmap_sizes_cause
@@ -29,10 +30,6 @@ from .usage_texts import _call, _vmap_sizes, _vmap_sizes_cause
 # names that say "the same for every example" (a one-letter `b` or `a` says nothing either way)
 _PARAMETER_NAMES = re.compile(r"^(params?|w|W|weights?|theta|kernel|model|state|coef\w*|net|layers?|cfg|config|table)$")
 _TRANSFORMS = ("grad", "value_and_grad", "jacobian", "jacfwd", "jacrev", "hessian", "vmap", "jit")
-
-
-def _calls(f: Facts, *suffixes: str) -> list[ast.Call]:
-    return [n for n in ast.walk(f.parsed) if isinstance(n, ast.Call) and ast.unparse(n.func).endswith(suffixes)]
 
 
 def _static_keyword(f: Facts) -> tuple[str, str]:

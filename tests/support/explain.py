@@ -27,3 +27,8 @@ def rule_of(fn) -> str:
 def fix_line(block: str) -> str:
     """What follows `fix: ` in an explanation block ("" if it has none)."""
     return block.split("fix: ", 1)[1] if "fix: " in block else ""
+
+
+def told(fn) -> tuple[str, str]:
+    """(the rule that explains the error `fn()` raises, its fix line)."""
+    return rule_of(fn), fix_line(explanation_of(fn))
