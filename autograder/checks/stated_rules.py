@@ -400,9 +400,9 @@ STATED_RULES: list[Rule] = [
     Rule("tree-map-unknown-class", lambda f: bool(_unregistered_class(f)),
          lambda f: (f"`{_unregistered_class(f)}` is not registered as a pytree node, so `jax.tree.map` treats each "
                     f"`{_unregistered_class(f)}` as one leaf and your function got the whole object"),
-         lambda f: (f"register the class so that its fields are the leaves: `@jax.tree_util.register_dataclass` on a "
-                    f"dataclass, `@jax.tree_util.register_pytree_node_class` with `tree_flatten`/`tree_unflatten`, or "
-                    f"make `{_unregistered_class(f)}` a `NamedTuple`")),
+         lambda f: (f"register the class so that its fields are the leaves: decorate a dataclass with "
+                    f"`jax.tree_util.register_dataclass`, or a class with `tree_flatten`/`tree_unflatten` with "
+                    f"`jax.tree_util.register_pytree_node_class`, or make `{_unregistered_class(f)}` a `NamedTuple`")),
     Rule("unflatten-checks-leaves", lambda f: f.fn == "tree_unflatten" and (f.is_("AssertionError") or "raise " in f.code),
          "JAX calls your `tree_unflatten` with leaves that are not your arrays: under `vmap`, `jit` or `scan` they "
          "are tracers (under `vmap`, without the mapped axis), and JAX also rebuilds trees of placeholders "
