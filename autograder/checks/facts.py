@@ -392,9 +392,8 @@ def _jax_module(frame) -> str:
 
 
 def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
-    """Plain-data description of an exception, made where it was raised. `call` (from `evidence.call_context`)
-    says which function was jitted and how each argument was passed (a size argument or a data argument).
-    Code made at run time with no source to quote (a dataclass's `__hash__`) is named in `where["generated"]`."""
+    """Plain-data description of an exception, made where it was raised (`call`: `evidence.call_context`'s, how
+    each argument of the jitted function was passed); code made at run time, no source, is `where["generated"]`."""
     names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
     message = str(exc)
     where, frame, transforms, last = None, None, [], ""
@@ -402,11 +401,13 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     while tb is not None:
         code = tb.tb_frame.f_code
         last = code.co_filename
-        linecache.checkcache(code.co_filename)
-        line = linecache.getline(code.co_filename, lineno := tb.tb_lineno).strip()
-        if is_student_frame(code.co_filename) and where and not line and code.co_filename.startswith("<"):
+        student = is_student_frame(code.co_filename)   # (only a student frame's source is read)
+        if student:
+            linecache.checkcache(code.co_filename)
+            line = linecache.getline(code.co_filename, lineno := tb.tb_lineno).strip()
+        if student and where and not line and code.co_filename.startswith("<"):
             where["generated"] = code.co_name
-        elif is_student_frame(code.co_filename):
+        elif student:
             transforms += _TRANSFORM_CALL.findall(line)
             where = {"file": os.path.basename(code.co_filename), "line": lineno, "code": line,
                      "function": code.co_name, "path": code.co_filename,
