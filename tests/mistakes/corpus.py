@@ -384,6 +384,45 @@ CATEGORIES = {
     # the page's fix: transform the jitted function, not the AOT-compiled executable
     "vmap-jitted-not-compiled-b17d": r"jax\.vmap\(jax\.jit\(|(?i:\b(jit(ted)?|jax\.jit)\b[^\n]{0,40}\b(function|version|callable)\b[^\n]{0,40}\b(instead of|rather than|not)\b[^\n]{0,30}\b(compiled|aot|lowered)\b|\b(compiled|aot|lowered)\b[^\n]{0,60}\b(cannot|can't|can ?not)\b[^\n]{0,30}\b(be )?(transform|vmap|grad)\w*)",
     "iinfo-bound-b17d": r"iinfo\(|(?i:\b(int32|int16|32-bit)\b[^\n]{0,40}\b(max|maximum|limit|bound|range)\b|\b(max|maximum|limit|bound)\b[^\n]{0,40}\b(int32|int16)\b)",
+    # added with the eighteenth held-out batch, part a (written from the maintainers' fixes alone)
+    # the maintainer's fix in jax-ml/jax#673: vmap one function over an array of its parameter (e.g. an
+    # `arange` of the indices/scales), instead of vmapping over a Python list of functions
+    "params-not-functions-b18a": r"(?i)\b(array|jnp\.arange|np\.arange)\b[^\n]{0,40}\b(of )?(the )?"
+                                 r"(parameters?|indices|index values|scales?|coefficients?|factors?)\b"
+                                 r"|\b(one|a single) function\b[^\n]{0,60}\b(vmap|map)\w*\b"
+                                 r"|\b(vmap|map)\w*\b[^\n]{0,60}\b(one|a single) function\b"
+                                 r"|\b(not|instead of|rather than)\b[^\n]{0,20}\b(a )?(python )?(list|sequence)"
+                                 r" of (functions|callables|partials)\b",
+    # added with the eighteenth held-out batch, part b (written from the maintainers' fixes alone)
+    # choose among several conditions with `jnp.select(condlist, choicelist, default=...)`
+    "jnp-select-b18b": r"jnp\.select\(|(?i:\bselect\b[^\n]{0,40}\b(condlist|choicelist|list of conditions|conditions and (the )?(choices|values))\b)",
+    # added with the eighteenth held-out batch, part c (written from the maintainers' fixes alone)
+    # unflatten the leaves with the treedef of the very tree they were flattened from
+    "own-treedef-b18c": r"(?i)\b(same|matching|its own|their own|original|corresponding)\b[^\n]{0,40}\btreedef\b"
+                        r"|\btreedef\b[^\n]{0,60}\b(same|matching|that (produced|matches)|from the same|of the same)\b"
+                        r"|jax\.tree\.structure\(|tree_structure\(",
+    # call the shard_mapped function with one argument for every entry of in_specs
+    "all-args-b18c": r"(?i)\b(pass|call|give|supply)\w*\b[^\n]{0,40}\b(both|all|every|each|one)\b[^\n]{0,30}"
+                     r"\b(arguments?|inputs?|args|operands?)\b|\bone (argument|input) (per|for each)\b"
+                     r"|\bin_specs\b[^\n]{0,60}\b(number of|as many)\b[^\n]{0,20}\b(arguments|inputs|args)\b"
+                     r"|\bmissing\b[^\n]{0,20}\b(argument|input)\b",
+    # give split the single key (index it out of the stray batch axis), not the batch of keys
+    "single-key-b18c": r"\w+\[0\]|(?i:\b(a single|one|scalar|the original)\b[^\n]{0,15}\bkey\b[^\n]{0,40}"
+                       r"\b(instead of|not|rather than)\b|\b(drop|remove|strip|index out|restore)\w*\b[^\n]{0,30}"
+                       r"\b(leading|batch|extra|stray)\b[^\n]{0,15}\b(axis|dimension)\b)",
+    # added with the eighteenth held-out batch, part d (written from the maintainers' fixes alone)
+    # use `defjvp` (one rule taking the nondiff arguments first) instead of the `defjvps` wrapper
+    "defjvp-not-defjvps-b18d": r"\.defjvp\(|(?i:`?\bdefjvp\b`?(?!s)[^\n]{0,60}\b(instead of|rather than|not)\b[^\n]{0,20}`?\bdefjvps\b"
+                               r"|`?\bdefjvps\b`?[^\n]{0,80}\b(cannot|can't|does not|doesn't|won't)\b[^\n]{0,40}\bnondiff_arg(nums|names)\b"
+                               r"[^\n]{0,80}\bdefjvp\b(?!s))",
+    # a custom_gradient function returns the pair (value, vjp function), not the value alone
+    "custom-gradient-pair-b18d": r"(?i)\breturn\w*\b[^\n]{0,40}\b(a )?(pair|2-tuple|tuple)\b[^\n]{0,80}\b(vjp|gradient|backward|cotangent)"
+                                 r"|\(\s*(value|out\w*|y|primal\w*|val)\s*,\s*(lambda\b|vjp\w*|grad\w*|bwd\w*)",
+    # pass a NumPy dtype JAX supports (cast float128/longdouble to float64/float32 first)
+    "supported-dtype-b18d": r"(?i)\.astype\((np\.|jnp\.)?float(16|32|64)\)|\b(cast|convert)\w*\b[^\n]{0,40}\b(float32|float64)\b"
+                            r"|\b(float32|float64)\b[^\n]{0,30}\b(instead of|rather than)\b[^\n]{0,20}\b(float128|longdouble)\b",
+    # give array-creation functions an integer shape (integer division or int(...))
+    "int-shape-b18d": r"(?i)\bint\(|\s//\s|\binteger (shape|size|length|dimension)s?\b|\b(shape|size|length)\b[^\n]{0,30}\b(an? )?(python )?int(eger)?s?\b",
 }
 
 
