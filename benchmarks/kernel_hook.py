@@ -62,6 +62,9 @@ CELLS = {
     # after batch 16: what a message or the line states outright (`checks/stated_rules.py`)
     "grad of a function's value (stated rule)": "jax.grad(predict(w, xs[0]))(w)",
     "one key mapped by vmap (stated rule)": "jax.vmap(lambda k, v: v + jax.random.normal(k))(jax.random.key(1), w)",
+    # after batch 18: what the line shows was meant (`checks/intent_rules.py`), a product tried by `in_axes`
+    "gradient per argument unpacked (intent rule)": "gw, gx = jax.grad(predict)(w, xs[0])",
+    "matrix product under vmap (rule's in_axes trial)": "jax.vmap(lambda c: c @ w)(xs.T)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -36,7 +36,9 @@
                  names) and `convention_rules` (conventions one message states exactly: a reduced SVD, a
                  cotangent's containers, a class registered twice, renamed keywords) and `stated_rules`
                  (what a message or the line states outright: a static `length=`, `out_axes=` past an
-                 output's rank, a function's value given to `jax.grad`) in the same table;
+                 output's rank, a function's value given to `jax.grad`), first among them `intent_rules`
+                 (what the line shows was meant: a gradient per argument, several conditions, one key's
+                 split, partials of one function) in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

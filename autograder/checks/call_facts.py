@@ -11,7 +11,9 @@
   hold a function in a dict, list or tuple, or are one; `own_custom_vjps`: those that are a
   `jax.custom_vjp` around a Python function;
 - `python_predicates`: the predicate of a `lax.cond` on the line where it is a Python bool or int (a
-  literal, or a name holding one): known before any tracing.
+  literal, a name holding one, or a test of shapes, `x.shape[0] >= 3`, `len(xs) > 1`, `x.ndim == 2`,
+  computed here from JAX's and NumPy's own arrays, whose shapes are known while tracing): known before
+  any tracing.
 """
 from __future__ import annotations
 
@@ -51,6 +53,61 @@ def _is_scalar(node, lookup) -> bool | None:
             ndim = getattr(value, "ndim", None)
             return ndim == 0 if isinstance(ndim, int) else None
         return False if isinstance(value, (list, tuple, dict, str)) else None
+    return None
+
+
+_COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+            ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
+_ARITHMETIC = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+               ast.FloorDiv: lambda a, b: a // b if b else None, ast.Mod: lambda a, b: a % b if b else None}
+
+
+def _own_array(value) -> bool:
+    """An array whose shape JAX or NumPy keeps (reading it runs nothing of the student's)."""
+    module = (getattr(type(value), "__module__", "") or "").split(".")[0]
+    return (type(value) is not type and module in ("numpy", "jax", "jaxlib")
+            and type(getattr(type(value), "shape", None)).__name__ in ("property", "getset_descriptor"))
+
+
+def _static_value(node, lookup, depth: int = 0):
+    """The value of a test of shapes and Python numbers (`x.shape[0] >= 3`, `len(xs) == 2`, `x.ndim > 1`),
+    or None where any part of it is not known before tracing (a value, a call of the student's)."""
+    if depth > 12:
+        return None
+    if isinstance(node, ast.Constant) and type(node.value) in (int, bool):
+        return node.value
+    if isinstance(node, ast.Name):
+        value, found = lookup(node.id)
+        return value if found and type(value) in (int, bool) else None
+    if isinstance(node, ast.Attribute) and node.attr in ("shape", "ndim") and isinstance(node.value, ast.Name):
+        value, found = lookup(node.value.id)
+        return getattr(value, node.attr) if found and _own_array(value) else None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, (ast.Constant, ast.UnaryOp)):
+        whole, index = _static_value(node.value, lookup, depth + 1), _static_value(node.slice, lookup, depth + 1)
+        ok = type(whole) is tuple and type(index) is int and -len(whole) <= index < len(whole)
+        return whole[index] if ok else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
+        inner = _static_value(node.operand, lookup, depth + 1)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else not inner)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" and \
+            len(node.args) == 1 and isinstance(node.args[0], ast.Name):
+        value, found = lookup(node.args[0].id)
+        if found and (type(value) in (list, tuple) or _own_array(value) and getattr(value, "ndim", 0)):
+            return len(value) if type(value) in (list, tuple) else value.shape[0]
+        return None
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC:
+        a, b = _static_value(node.left, lookup, depth + 1), _static_value(node.right, lookup, depth + 1)
+        return _ARITHMETIC[type(node.op)](a, b) if type(a) is int and type(b) is int else None
+    if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        values = [_static_value(n, lookup, depth + 1) for n in (node.left, *node.comparators)]
+        if any(type(v) not in (int, bool) for v in values):
+            return None
+        return all(_COMPARE[type(op)](a, b) for op, a, b in zip(node.ops, values, values[1:]))
+    if isinstance(node, ast.BoolOp):
+        values = [_static_value(n, lookup, depth + 1) for n in node.values]
+        if any(type(v) not in (int, bool) for v in values):
+            return None
+        return all(values) if isinstance(node.op, ast.And) else any(values)
     return None
 
 
@@ -149,8 +206,6 @@ def about(node: ast.Call, name: str, lookup) -> dict:
             "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
     if name.split(".")[-1] == "cond" and node.args:     # `lax.cond(flag, ...)` with `flag` a Python bool
         pred = node.args[0]
-        value = pred.value if isinstance(pred, ast.Constant) else (
-            lookup(pred.id)[0] if isinstance(pred, ast.Name) and lookup(pred.id)[1] else None)
-        if type(value) in (bool, int):
+        if type(_static_value(pred, lookup)) in (bool, int):
             out["python_predicates"] = [ast.unparse(pred)]
     return {k: v for k, v in out.items() if v}

@@ -47,7 +47,8 @@ import ast
 import re
 
 from .rule_facts import Facts, Rule
-from .trial_texts import guess
+from .trial_texts import guess, moved_axis, vmap_fix
+from .usage_texts import _call
 
 
 def _mapped_not_jitted(f: Facts) -> bool:
@@ -335,9 +336,9 @@ TRANSFORM_RULES: list[Rule] = [
          and "vmap(" in f.code,
          "a matrix product inside the mapped function got operands whose summed axes differ: each element "
          "`jax.vmap` hands it may still have an axis to map (a batch of vectors where it expects one)",
-         lambda f: guess("if every element still holds several vectors, map over that axis too, "
-                         "`jax.vmap(jax.vmap(fn))` (one `vmap` per batch axis); if an operand's axes are "
-                         "swapped, transpose it (`w.T`)")),
+         lambda f: vmap_fix(f, _call(f, "vmap"), "if every element still holds several vectors, map over that axis "
+                            "too, `jax.vmap(jax.vmap(fn))` (one `vmap` per batch axis); if an operand's axes are "
+                            "swapped, transpose it (`w.T`)", moved_axis(f, _call(f, "vmap")))),
 ]
 
 

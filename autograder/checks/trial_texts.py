@@ -114,6 +114,23 @@ def vmap_fix(f: Facts, call: dict, fallback: str, principle: str = "") -> str:
             f"call, a number is the axis that holds the batch)")
 
 
+def moved_axis(f: Facts, call: dict) -> str:
+    """What the `in_axes` that traced says where it moves one argument's mapped axis ("the examples of
+    `x` lie on axis 1, not axis 0"), or '' (nothing traced, or it changes more than one entry)."""
+    t, args = _tried(f, "vmap"), call.get("args", [])
+    given = _literal(t.get("given") or "") if t.get("given") else None
+    if not isinstance(given, (tuple, list)):
+        given = (0 if given is None else given,) * len(args)
+    for i in t.get("traced", []):
+        value = _literal(t["labels"][i])
+        if isinstance(value, (tuple, list)) and len(value) == len(args) == len(given):
+            moved = [(j, e) for j, e in enumerate(value) if e != given[j]]
+            if len(moved) == 1 and type(moved[0][1]) is int and type(given[moved[0][0]]) is int:
+                j, axis = moved[0]
+                return f"the examples of `{args[j]}` lie on axis {axis}, not axis {given[j]}"
+    return ""
+
+
 def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: bool, fallback: str) -> str:
     """KEEP (the body's new carry made like the start) and START (the start made like the body's
     output) as they traced; when neither traced (a carry that grows, or a shape and a dtype that

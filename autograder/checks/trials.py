@@ -57,7 +57,8 @@ MAX_REPLY = 4096
 _REPLY_LINE = re.compile(rb"^(\d{1,3})([+-])$")
 
 # The rules whose fix a trial can confirm, and how each finds its call on the failing line.
-_VMAP_RULES = ("vmap-sizes", "vmap-in-axes-count", "vmap-in-axes-tree", "vmap-rank", "vmap-all-none")
+_VMAP_RULES = ("vmap-sizes", "vmap-in-axes-count", "vmap-in-axes-tree", "vmap-rank", "vmap-all-none",
+               "contract-under-vmap")
 
 
 def _transformed(desc: dict, *transforms) -> dict:
