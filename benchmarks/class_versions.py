@@ -15,6 +15,14 @@ checkout: above 1, this checkout is faster), every notebook whose score differs 
 each kind of student's notebook seconds on both sides (right, wrong, crash, hang: where a difference
 comes from), and the model: notebooks per core-minute times 16 cores, minutes for 8,000 notebooks.
 
+`--prebuild`: each side first builds every assignment's compile cache (the builder that grades the
+references), timed apart, then grades the class; the ratio is then of the grading alone, and the model
+charges each build once, as a class of 1,000 pays it: (builds + cores x grading seconds x 8,000 / n) /
+16 cores. Without it, the builds fall inside the timed batch, as `autograder autograde` runs them, and the
+model charges them once per `--class-size` students of each assignment (eight builds for 96 notebooks
+with `--class-size 12`, and the notebooks that start while their assignment's cache is being built are
+graded without it: the model then prices what a small class pays, not a large one).
+
 `--assignment all`: a class of `--class-size` students of each of the eight assignments, graded as one
 batch, so that the model's 8,000 notebooks cost what the course's mix costs (with 03 alone, every
 notebook is priced as 03's, which has two of the course's three performance checks). Students are
@@ -63,6 +71,11 @@ def run_child(spec_file: str) -> None:
     limits = Limits(cell_timeout=spec["cell_timeout"], check_timeout=spec["cell_timeout"], compile_cache=True)
     batch = BatchCache(limits, course.hidden_paths())
     started = time.perf_counter()
+    if spec.get("prebuild"):     # every assignment's cache, one after another, before the class (timed apart)
+        for name in dict.fromkeys(Path(p).parent.name.rsplit("-s", 1)[0] for p in spec["paths"]):
+            batch.limits_for(course.assignment(name))
+    build_seconds = time.perf_counter() - started
+    started = time.perf_counter()
     results = grade_many(spec["paths"], course, None, limits, spec["jobs"], cache=batch)
     seconds = time.perf_counter() - started
     batch.close()
@@ -70,13 +83,14 @@ def run_child(spec_file: str) -> None:
                               "failed": sorted(c["name"] for e in r["exercises"].values() for c in e["checks"]
                                                if not c["passed"]),
                               "seconds": seconds_of.get(r["notebook"])} for r in results}
-    print(json.dumps({"seconds": seconds, "graded": graded,
+    print(json.dumps({"seconds": seconds, "build_seconds": build_seconds, "graded": graded,
                       "package": str(Path(sys.modules["autograder"].__file__).parent)}))
 
 
-def side(python: str, root: Path, paths: list[str], jobs: int, cell_timeout: float) -> dict:
+def side(python: str, root: Path, paths: list[str], jobs: int, cell_timeout: float, prebuild: bool = False) -> dict:
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
-        json.dump({"root": str(root), "paths": paths, "jobs": jobs, "cell_timeout": cell_timeout}, fh)
+        json.dump({"root": str(root), "paths": paths, "jobs": jobs, "cell_timeout": cell_timeout,
+                   "prebuild": prebuild}, fh)
     try:
         from ab_versions import run_side
         return run_side(python, root, __file__, fh.name)
@@ -89,6 +103,7 @@ def main():
     ap.add_argument("rev", nargs="?", default="b4b601d")
     ap.add_argument("--class-size", type=int, default=100)
     ap.add_argument("--assignment", default="03_control_flow", help="an assignment, or all (each of the eight)")
+    ap.add_argument("--prebuild", action="store_true", help="build every cache first, timed apart (see above)")
     from compile_cache import batch_options
     batch_options(ap, rounds=2)
     args = ap.parse_args()
@@ -111,9 +126,10 @@ def main():
         for r in range(args.rounds):
             order = list(sides) if r % 2 == 0 else list(reversed(sides))
             for name in order:
-                out = side(*sides[name], paths, args.jobs, args.cell_timeout)
+                out = side(*sides[name], paths, args.jobs, args.cell_timeout, args.prebuild)
                 runs[name].append(out)
-                print(f"round {r + 1}, {name}: {out['seconds']:.1f} s", flush=True)
+                built = f" (after {out['build_seconds']:.1f} s of builds)" if args.prebuild else ""
+                print(f"round {r + 1}, {name}: {out['seconds']:.1f} s{built}", flush=True)
         report(args, runs, len(paths))
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(scratch / "tree")],
@@ -160,10 +176,17 @@ def report(args, runs: dict, n: int) -> None:
             print(f"    {name:28s} {count:3d} notebooks: {args.rev} {o:7.1f} s, this checkout {w:7.1f} s")
     cores = os.cpu_count() or 2
     model = {name: CLASS_NOTEBOOKS / (rate / cores * SERVER_CORES) for name, rate in per_min.items()}
+    if args.prebuild:    # the builds once per assignment, the grading per notebook
+        model = {name: (best.get("build_seconds", 0.0) + cores * best["seconds"] * CLASS_NOTEBOOKS / n)
+                 / SERVER_CORES / 60 for name, best in zip(runs, (old, new))}
+        print("  builds (every assignment's cache, before the class): "
+              + ", ".join(f"{name} {best.get('build_seconds', 0.0):.1f} s" for name, best in zip(runs, (old, new))))
     print(f"  1,000-student model ({CLASS_NOTEBOOKS} notebooks, {SERVER_CORES} cores, linear in cores from "
-          f"{cores} here): " + ", ".join(f"{name} {m:.0f} min" for name, m in model.items()))
+          f"{cores} here{', builds once per assignment' if args.prebuild else ''}): "
+          + ", ".join(f"{name} {m:.0f} min" for name, m in model.items()))
     if args.json:
         Path(args.json).write_text(json.dumps({"runs": {k: [r["seconds"] for r in v] for k, v in runs.items()},
+                                               "builds": {k: [r.get("build_seconds") for r in v] for k, v in runs.items()},
                                                "ratio": ratio, "per_min": per_min, "model_min": model,
                                                "differ": differ, "by_kind": by_kind,
                                                "by_assignment": by_assignment}, indent=1))

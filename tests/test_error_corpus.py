@@ -80,6 +80,12 @@ REVIEWED_ALTERNATIVES = {
                                  "equality the maintainers checked with `==` on the keys",
     "affine_layer_on_point_columns": "`weight @ points + bias[:, None]` (tried) gives the array the maintainers' "
                                      "`jax.vmap(..., in_axes=1, out_axes=1)` gives",
+    # batch 19, read after its first run and its revision
+    "quill_keyword_gain": "the `functools.partial` the checks tried (`scale=gain` closed over before `jax.vmap`) runs and "
+                          "gives the maintainers' result; they passed it positionally, `in_axes=(0, None)`",
+    "brindle_keep_positive": "`jnp.where(pred, x, 0.0)` broadcasts and runs; the case's category wants `jnp.select`",
+    "quill_shared_init": "a mapped axis in `out_axes` runs (weights drawn per example); the message's second clause is "
+                         "the maintainers' fix, weights from one key passed whole (`None` in `in_axes`)",
 }
 
 

@@ -141,6 +141,27 @@ def _unflatten_names(f: Facts) -> tuple[str, str]:
     return "the treedef", "the leaves"
 
 
+def _kept_leaves(f: Facts) -> str:
+    """`[g(l) for l in leaves if c]` given to `unflatten` as `[g(l) if c else l for l in leaves]`, or ''."""
+    for call in _calls(f, "tree.unflatten", "tree_unflatten"):
+        comp = call.args[1] if len(call.args) == 2 else None
+        if isinstance(comp, ast.ListComp) and len(comp.generators) == 1 and len(comp.generators[0].ifs) == 1:
+            gen = comp.generators[0]
+            return (f"[{ast.unparse(comp.elt)} if {ast.unparse(gen.ifs[0])} else {ast.unparse(gen.target)} "
+                    f"for {ast.unparse(gen.target)} in {ast.unparse(gen.iter)}]")
+    return ""
+
+
+def _same_named_classes(f: Facts) -> tuple[str, str]:
+    """(two classes' full names) where a tree-structure error is between two classes of one name."""
+    if not f.says(r"pytree structure error: different types at key path"):
+        return "", ""
+    found = list(dict.fromkeys(re.findall(r"<class '([\w.<>]+)'>", f.text)))
+    if len(found) == 2 and found[0].rsplit(".", 1)[-1] == found[1].rsplit(".", 1)[-1]:
+        return found[0], found[1]
+    return "", ""
+
+
 def _specs_counts(f: Facts) -> tuple[str, str]:
     m = re.search(r"shard_map in_specs\s+At that key path, the prefix pytree shard_map in_specs has a subtree of type "
                   r"tuple of length (\d+), but the full pytree has a subtree of the same type but of length (\d+)", f.text)
@@ -222,12 +243,23 @@ INTENT_RULES: list[Rule] = [
                     f"every shape must be known while tracing"),
          lambda f: (f"give `{_sized_function(f)}` a static `size=` (the most elements it can return; the rest is "
                     f"padded with `fill_value=`), or call it outside `jit`")),
+    Rule("unflatten-dropped-leaves", lambda f: bool(_treedef_counts(f)[0]) and bool(_kept_leaves(f)),
+         lambda f: (f"the treedef describes {_treedef_counts(f)[0]} leaves and the comprehension's `if` keeps only "
+                    f"some of them: `unflatten` needs every leaf back, in order"),
+         lambda f: (f"give `unflatten` all its leaves back: transform those the `if` selects and keep the other "
+                    f"leaves unchanged, `{_kept_leaves(f)}`")),
     Rule("unflatten-other-treedef", lambda f: bool(_treedef_counts(f)[0]),
          lambda f: (f"`{_unflatten_names(f)[0]}` describes a tree of {_treedef_counts(f)[0]} leaves and "
                     f"`{_unflatten_names(f)[1]}` has {_treedef_counts(f)[1]}: a treedef rebuilds only the structure "
                     f"it was taken from"),
          "unflatten with the treedef of the tree these leaves came from: `leaves, treedef = jax.tree.flatten(tree)` "
          "returns both together (`jax.tree.structure(tree)` gives the treedef alone)"),
+    Rule("classes-of-one-name", lambda f: bool(_same_named_classes(f)[0]),
+         lambda f: (f"the trees hold two different classes with one name, `{_same_named_classes(f)[0]}` and "
+                    f"`{_same_named_classes(f)[1]}`: each `class` (or `NamedTuple`) statement that runs makes a new "
+                    f"class, and JAX compares classes, not names"),
+         "define the class once, at module level, and build both trees with that one class (a state restored from "
+         "a checkpoint included)"),
     Rule("shard-map-arguments", lambda f: bool(_specs_counts(f)[0]),
          lambda f: (f"`in_specs` gives {_specs_counts(f)[0]} specs, one per argument, and the call passes "
                     f"{_specs_counts(f)[1]} argument(s)"),

@@ -131,8 +131,8 @@ USAGE_RULES: list[Rule] = [
     Rule("vmap-out-axes-batched", lambda f: f.says(r"^at vmap out_axes\S*, got axis spec None but output was batched"),
          lambda f: (f"`out_axes{_m(f, 'out_path')}` is `None`, which promises that output is the same for every "
                     f"example, but it depends on the mapped inputs"),
-         lambda f: (f"give that output a mapped axis in `out_axes` (`0` at `out_axes{_m(f, 'out_path')}`, or "
-                    f"`out_axes=0` for all); keep `None` only for outputs computed from unmapped arguments alone")),
+         lambda f: (f"give that output a mapped axis in `out_axes` (`0` at `out_axes{_m(f, 'out_path')}`, or `out_axes=0` for all); if it "
+                    f"should be shared by every example (weights), keep `None` and compute it from unmapped arguments alone (`None` in `in_axes`: one key, not one per example)")),
     Rule("vmap-all-none", lambda f: f.says(r"^vmap must have at least one non-None value in in_axes"),
          "every entry of `in_axes` is `None`, so there is no axis to map and no batch size",
          _vmap_tried("map at least one argument (`0` for its batch axis), or give the batch size with `axis_size=`",
@@ -302,7 +302,7 @@ USAGE_RULES: list[Rule] = [
          lambda f: ("the custom_vjp backward rule must return one cotangent per input of the function, as a tuple; "
                     f"it returned {_m(f, 'bwd_tree', default='another structure')} "
                     f"for inputs {_m(f, 'primal_tree', default='')}").rstrip(" "),
-         "return a tuple from `bwd` with one cotangent per input, in order (a one-input function returns "
+         "return a tuple from `bwd` with one cotangent for each input, in order (a one-input function returns "
          "`(g * ...,)`, with the comma; `None` or zeros for inputs without a gradient)"),
     Rule("vjp-bwd-shape", lambda f: f.says(r"Custom VJP bwd rule must produce an output with the same (shape|type)"),
          lambda f: (f"the custom_vjp backward rule's {_m(f, 'bwd_output', default='output')} has type "
