@@ -38,7 +38,9 @@
                  (what a message or the line states outright: a static `length=`, `out_axes=` past an
                  output's rank, a function's value given to `jax.grad`), first among them `intent_rules`
                  (what the line shows was meant: a gradient per argument, several conditions, one key's
-                 split, partials of one function) in the same table;
+                 split, partials of one function) and `argument_rules` (an argument in a form its
+                 function refuses: `lax.reduce`'s initial values, `lax.pad`'s triples, a device index)
+                 in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each
