@@ -41,12 +41,16 @@ CASES = {
                                                       ["NumPy's floating-point error handling (np.seterr) was changed"]),
     "a hook for threads' exceptions": ("import threading\nthreading.excepthook = print\n",
                                         ["threading.excepthook was changed"]),
+    "the thread-state handles retyped": ("from autograder.sandbox import integrity\n"
+                                         "integrity._THREAD_NEXT.restype = None\n",
+                                         ["the interpreter's thread-state handles were retyped"]),
+    "ctypes' shared pointer retyped": ("import ctypes\nctypes.pythonapi.PyThreadState_Next.restype = None\n", []),
     "NumPy's error handling changed and restored": (
         "import numpy\nwith numpy.errstate(all='raise'):\n    numpy.ones(1) / 1\n", []),
 }
 
 SCRIPT = textwrap.dedent("""
-    import copy, json, sys, types
+    import copy, ctypes, json, sys, types
     import jax, jax.numpy as jnp, numpy
     from autograder.sandbox import integrity
     cases = json.loads(sys.argv[1])
@@ -64,6 +68,7 @@ SCRIPT = textwrap.dedent("""
             vars(m).clear(); vars(m).update(entries)
         jax.Array.__class__ = meta
         numpy.seterr(**saved_err); threading.excepthook = saved_hook
+        integrity._THREAD_NEXT.restype = ctypes.c_void_p; ctypes.pythonapi.PyThreadState_Next.restype = ctypes.c_int
         for key in set(vars(jax.Array)) - set(saved_array):
             delattr(jax.Array, key)
         for key, value in saved_array.items():

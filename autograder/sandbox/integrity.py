@@ -55,7 +55,7 @@ ALARMS = {
     "G": "searched the garbage collector's objects (gc.get_objects, get_referrers, get_referents)",
     "T": "read the frames of other threads (sys._current_frames)",
     "H": "installed a trace, profile or audit hook",
-    "C": "replaced the code of a function (__code__)",
+    "C": "replaced the code of a function (__code__), or the defaults of a library's (__defaults__)",
 }
 _EVENTS = {"sys._getframe": "F", "sys._current_frames": "T", "gc.get_objects": "G",
            "gc.get_referrers": "G", "gc.get_referents": "G", "sys.settrace": "H", "sys.setprofile": "H",
@@ -87,12 +87,20 @@ def _asked_by_student(frame) -> bool:
         and not _is_library(frame.f_back)
 
 
+def _watched_function(fn) -> bool:
+    """A function of a watched module or of the grader's package: its defaults are bound state (the
+    thread-state handles of `_threads_without_frames`), as its code is."""
+    module = getattr(fn, "__module__", None)
+    return isinstance(module, str) and (module in WATCHED_MODULES or module.startswith("autograder"))
+
+
 def _audit(event, args):
     code = _EVENTS.get(event)
     if code is None:
         if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
             code = "F"
-        elif event == "object.__setattr__" and len(args) > 1 and args[1] == "__code__":
+        elif event == "object.__setattr__" and len(args) > 1 and (args[1] == "__code__" or (
+                args[1] in ("__defaults__", "__kwdefaults__") and _watched_function(args[0]))):
             code = "C"
         else:
             return
@@ -175,17 +183,25 @@ def _python_threads() -> dict[int, object]:
 
 def _bind_thread_states():
     """CPython's list of this interpreter's thread states, through its C API (bound before any student
-    code runs)."""
+    code runs). Function pointers of their own, made from prototypes: `ctypes.pythonapi`'s are shared
+    objects that any code can retype (`ctypes.pythonapi.PyThreadState_Next.restype = None` would end the
+    walk at its first state and hide every new thread); these are reached only through this module, and
+    `_handle_types` tells whether they were retyped."""
     import ctypes
-    api = ctypes.pythonapi
-    interpreter, head, following = (api.PyInterpreterState_Get, api.PyInterpreterState_ThreadHead,
-                                    api.PyThreadState_Next)
-    interpreter.restype = head.restype = following.restype = ctypes.c_void_p
-    head.argtypes = following.argtypes = (ctypes.c_void_p,)
-    return interpreter, head, following
+    api, state = ctypes.pythonapi, ctypes.c_void_p
+    of_state = ctypes.PYFUNCTYPE(state, state)
+    return (ctypes.PYFUNCTYPE(state)(("PyInterpreterState_Get", api)),
+            of_state(("PyInterpreterState_ThreadHead", api)), of_state(("PyThreadState_Next", api)))
 
 
 _INTERPRETER, _THREAD_HEAD, _THREAD_NEXT = _bind_thread_states()
+
+
+def _handle_types(handles=(_INTERPRETER, _THREAD_HEAD, _THREAD_NEXT)) -> tuple:
+    return tuple((h.restype, h.argtypes) for h in handles)
+
+
+_HANDLE_TYPES = _handle_types()
 
 
 def _threads_without_frames(_interpreter=_INTERPRETER, _head=_THREAD_HEAD, _next=_THREAD_NEXT) -> int:
@@ -329,7 +345,10 @@ class Snapshot:
                     else value == before if isinstance(value, tuple) else value is before)
             if not same:
                 found.append(f"{key} was changed")
-        # threads started since the last look: let each reach its first frame
+        # threads started since the last look: let each reach its first frame (read through handles that
+        # must still have their types: retyped, they could hide a thread that has none yet)
+        if _handle_types() != _HANDLE_TYPES:
+            found.append("the interpreter's thread-state handles were retyped")
         _await_first_frames(self.without_frames)
         self.without_frames = _threads_without_frames()
         me = threading.get_ident()
