@@ -471,6 +471,23 @@ CATEGORIES = {
     # lax.pad's padding value must have the operand's dtype (a Python 0 is int32 here)
     "pad-value-dtype-b19d": r"jnp\.(array|asarray|zeros|full)\([^)\n]*\.dtype\)|(?i:\bsame dtype as\b[^\n]{0,30}\b(the )?(operand|array|input|signal)\b|\bpadding[_ ]value\b[^\n]{0,60}\b(float|dtype)\b|\b0\.0\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,10}\b0\b)",
     "backend-keyword-b19d": r"backend=|(?i:\bbackend\b[^\n]{0,40}\b(keyword|second (positional )?argument)\b|\bfirst (positional )?argument\b[^\n]{0,40}\bprocess_index\b)",
+    # added with the twentieth held-out batch, part a (written from the maintainers' fixes alone)
+    "skip-check-b20a": r"check_bracket=False|(?i)\b(skip|disable|turn off|switch off|drop|remove|without)\b[^\n]{0,40}\b(bracket\w*|host|python)?[- ]?(check|validation)",
+    "float-args-only-b20a": r"float0|argnums=\(?0\b|(?i)(don't|do not|not|stop|avoid)\b[^\n]{0,30}\bdifferentiat\w*\b[^\n]{0,40}\binteger",
+    # added with the twentieth held-out batch, part b (written from the maintainers' fixes alone)
+    "valid-axis-b20b": r"(?i)axis=None|(drop|remove|omit|without|no)\b[^\n]{0,20}`?axis\b|atleast_1d",
+    "return-state-b20b": r"(?i)\breturn\b[^\n]{0,30}\b(it|state|value|result)s?\b[^\n]{0,40}\b(from|out of)\b|"
+                         r"(extra|additional|second) output|pass it back",
+    "debug-callback-b20b": r"(?i)jax\.debug\.(callback|print)|\bunbatched predicate|predicate\b[^\n]{0,30}\bnot batched",
+    "double-where-b20b": r"(?i)double[- ]where|\bsafe_?\w*\b[^\n]{0,40}jnp\.where|jnp\.where\([^\n]*jnp\.where\(|"
+                         r"(both|either|unselected|untaken|other) branch(es)?\b[^\n]{0,40}\b(evaluated|computed|differentiated)",
+    "scalar-step-pred-b20b": r"(?i)(iteration|step|loop) (number|index|counter|count)|jnp\.arange\(|"
+                             r"scalar (predicate|pred|index|counter)",
+    # added with the twentieth held-out batch, part d (written from the maintainers' fixes alone)
+    "pad-width-pairs-b20d": r"(?i)\bpad_width\b[^\n]{0,80}\b(tuples?|lists?|python int\w*|static)\b|\b(tuples?|lists?) of (int )?pairs\b|\bnot (be )?an? (jax |jnp )?array\b",
+    "full-permutation-b20d": r"(?i)\bpermutation\b[^\n]{0,60}\b(every|each|all)\b[^\n]{0,20}\b(axis|axes|dim\w*)\b|\bone entry per (axis|dim\w*)\b|\(1, 0, 2\)",
+    "struct-dtype-b20d": r"(?i)\bdtype\b[^\n]{0,40}\b(must|needs to|should|has to) be (specified|given|passed|set)\b|ShapeDtypeStruct\([^)\n]*dtype=\w+\.dtype|\b(pass|give|specify|supply|set)\w*\b[^\n]{0,25}\b(an? |the |its |explicit )?dtype\b[^\n]{0,30}\b(ShapeDtypeStruct|struct|spec)\b",
+    "cols-of-rhs-b20d": r"(?i)b\.shape\[1\]|b\.shape\[-1\]|_, n = b\.shape|\bcolumns? of (the )?(right|second|rhs|`?b`?)\b|\b(last|second) (axis|dim\w*) of (the )?(right|second|rhs|`?b`?)\b",
 }
 
 
