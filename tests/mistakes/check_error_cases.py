@@ -50,6 +50,7 @@ import importlib.util
 import inspect
 import io
 import os
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -70,7 +71,7 @@ from mistakes import (error_mistakes, heldout_error_mistakes, heldout_error_mist
                       heldout_error_mistakes_15, heldout_error_mistakes_16,
                       heldout_error_mistakes_17, heldout_error_mistakes_18,
                       heldout_error_mistakes_19, heldout_error_mistakes_20)  # (importing registers the cases)
-from mistakes.corpus import ERROR_CASES, ErrorCase  # noqa: E402
+from mistakes.corpus import CATEGORIES, ERROR_CASES, ErrorCase  # noqa: E402
 
 MINIMUM = {"vmap": 10, "grad": 8, "loops": 8, "branches": 7, "pytrees": 7, "keys": 6,
            "custom-rules": 5, "shapes": 5}
@@ -372,6 +373,11 @@ def check_case(case: ErrorCase) -> list[str]:
     problems = []
     if case.fix not in FIXES:
         problems.append(f"unknown fix category {case.fix!r}")
+    else:
+        try:          # the pattern a message must match to give the fix: one a run can use
+            re.compile(CATEGORIES[case.fix])
+        except (re.error, KeyError) as exc:
+            problems.append(f"fix category {case.fix!r} has no valid pattern: {exc}")
     if case.family not in MINIMUM and case.family not in EXTRA_FAMILIES:
         problems.append(f"unknown family {case.family!r}")
     if not case.source.startswith("https://"):
@@ -474,6 +480,7 @@ def check_part(path: Path, verbose: bool) -> int:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)                                   # (registers its cases)
     FIXES.update(getattr(module, "NEW_CATEGORIES", {}))               # a part's own new fix categories
+    CATEGORIES.update(getattr(module, "NEW_CATEGORIES", {}))          # (and their patterns, checked to compile)
     cases = [c for c in ERROR_CASES if c.fn.__module__ == spec.name]
     failed = False
     for case in cases:

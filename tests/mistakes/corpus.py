@@ -472,8 +472,8 @@ CATEGORIES = {
     "pad-value-dtype-b19d": r"jnp\.(array|asarray|zeros|full)\([^)\n]*\.dtype\)|(?i:\bsame dtype as\b[^\n]{0,30}\b(the )?(operand|array|input|signal)\b|\bpadding[_ ]value\b[^\n]{0,60}\b(float|dtype)\b|\b0\.0\b[^\n]{0,30}\b(not|instead of|rather than)\b[^\n]{0,10}\b0\b)",
     "backend-keyword-b19d": r"backend=|(?i:\bbackend\b[^\n]{0,40}\b(keyword|second (positional )?argument)\b|\bfirst (positional )?argument\b[^\n]{0,40}\bprocess_index\b)",
     # added with the twentieth held-out batch, part a (written from the maintainers' fixes alone)
-    "skip-check-b20a": r"check_bracket=False|(?i)\b(skip|disable|turn off|switch off|drop|remove|without)\b[^\n]{0,40}\b(bracket\w*|host|python)?[- ]?(check|validation)",
-    "float-args-only-b20a": r"float0|argnums=\(?0\b|(?i)(don't|do not|not|stop|avoid)\b[^\n]{0,30}\bdifferentiat\w*\b[^\n]{0,40}\binteger",
+    "skip-check-b20a": r"check_bracket=False|(?i:\b(skip|disable|turn off|switch off|drop|remove|without)\b[^\n]{0,40}\b(bracket\w*|host|python)?[- ]?(check|validation))",
+    "float-args-only-b20a": r"float0|argnums=\(?0\b|(?i:(don't|do not|not|stop|avoid)\b[^\n]{0,30}\bdifferentiat\w*\b[^\n]{0,40}\binteger)",
     # added with the twentieth held-out batch, part b (written from the maintainers' fixes alone)
     "valid-axis-b20b": r"(?i)axis=None|(drop|remove|omit|without|no)\b[^\n]{0,20}`?axis\b|atleast_1d",
     "return-state-b20b": r"(?i)\breturn\b[^\n]{0,30}\b(it|state|value|result)s?\b[^\n]{0,40}\b(from|out of)\b|"
