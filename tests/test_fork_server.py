@@ -35,8 +35,14 @@ FD_CELL = textwrap.dedent("""\
             pass
     print("FDS", __import__("json").dumps(fds))
     print("PIDS", sorted(int(p) for p in os.listdir("/proc") if p.isdigit()), os.getpid())
-    print("CMDLINES", __import__("json").dumps([open(f"/proc/{p}/cmdline", "rb").read().decode(errors="replace")
-                                                for p in os.listdir("/proc") if p.isdigit()]))
+    def cmdline(pid):   # (in `process` mode the host's processes are listed: one may end meanwhile)
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                return fh.read().decode(errors="replace")
+        except OSError:
+            return None
+    print("CMDLINES", __import__("json").dumps([c for c in (cmdline(p) for p in os.listdir("/proc") if p.isdigit())
+                                                if c is not None]))
 """)
 
 

@@ -14,6 +14,12 @@ knew (issue 38: the form the function's own convention asks for, whatever the co
   without the logits' batch shape, a key path entry read as a dict key, `tree.transpose`'s inner treedef;
 - custom rules: `symbolic_zeros=True`'s wrapped primals.
 
+After the twentieth batch's first run: `jax.jvp`'s tangents of another structure than its primals,
+arithmetic on the float0 gradient of an integer argument, an axis of a 0-d value, an `io_callback`
+under a batched `while_loop`, `associative_scan` inputs of different lengths, an integer `p` for
+`bernoulli`, an unhashable object given to `jax.jit`, a traced `pad_width`, a `ShapeDtypeStruct`
+without its dtype.
+
 A fix is an instruction where the message and the function's convention settle it, and a guess
 (`trial_texts.GUESS`) where the student's intent decides. Part of `stated_rules.STATED_RULES`.
 """
@@ -145,6 +151,15 @@ def _indices_cast(f: Facts) -> str:
     return "(start.astype(jnp.int32),)"
 
 
+def _jitted_object(f: Facts) -> str:
+    """The class JAX could not hash, where the line gives `jax.jit` something to compile (an object of that
+    class: a function is hashable)."""
+    kind = f.group(r"^unhashable type: '(\w+)'$")
+    builtin = ("list", "dict", "set", "ndarray", "ArrayImpl", "DeviceArray", "bytearray")
+    named = [c for c in _calls(f, "jax.jit") if c.args]
+    return kind if kind and kind not in builtin and named else ""
+
+
 def _logits(f: Facts) -> str:
     return _arg(f, ("random.categorical",), 1, "logits") or "logits"
 
@@ -235,6 +250,45 @@ ARGUMENT_RULES: list[Rule] = [
          "the tree must be the outer treedef with the inner one at each of its leaves, and these do not compose to it",
          "let JAX read the inner structure from the tree: pass `None` as the inner treedef "
          "(`jax.tree.transpose(outer, None, tree)`)"),
+    # ---- after the twentieth batch
+    Rule("jvp-tangents-structure", lambda f: f.says(r"^primal and tangent arguments to jax\.jvp must have the same tree structure"),
+         "`jax.jvp` pushes one tangent through each primal input, so the tangents need the primals' structure "
+         "(here one tangent for two primals)",
+         "give one tangent per primal, in the same structure: a zero tangent, `jnp.zeros_like(p)`, for each input "
+         "not pushed"),
+    Rule("float0-arithmetic", lambda f: f.says(r"did not contain a loop with signature matching types \(dtype\(\[\('float0'"),
+         "a gradient with respect to an integer argument has dtype float0, which holds no values and takes no "
+         "arithmetic",
+         "differentiate the float arguments only, `argnums=` their positions, so that no float0 gradient is made "
+         "(integers have no derivative)"),
+    Rule("axis-of-a-scalar", lambda f: f.says(r"^axis -?\d+ is out of bounds for array of dimension 0$"),
+         "a 0-d value has no axes, so no `axis=` can name one",
+         "drop `axis=` (`axis=None` reduces a 0-d value to itself), or make the value 1-d first, `jnp.atleast_1d(x)`"),
+    Rule("io-callback-batched-while", lambda f: f.says(r"^Unordered IO effects not supported in while_loop with batched predicate"),
+         "an `io_callback` inside a `while_loop` whose predicate `vmap` batched: JAX cannot keep its effects in "
+         "order across the examples",
+         "log with `jax.debug.callback` (or `jax.debug.print`), which a batched loop allows, or keep the loop's "
+         "predicate the same for every example"),
+    Rule("associative-scan-lengths", lambda f: f.says(r"^Array inputs to associative_scan must have the same first dimension"),
+         lambda f: (f"`lax.associative_scan` combines its inputs element by element along the scanned axis, so they "
+                    f"need one length there; here {f.group(r'saw: (.*)[)][.]?$') or 'they differ'}"),
+         "give every input the same leading size (pad or cut them to one length), as `jnp.stack` would need"),
+    Rule("bernoulli-int-p", lambda f: f.says(r"^bernoulli probability `p` must have a floating dtype"),
+         "`jax.random.bernoulli`'s `p` is a probability between 0 and 1, in floats, and this one is an integer array",
+         lambda f: f"pass it as floats: `{_arg(f, ('random.bernoulli',), 1, 'p') or 'p'}.astype(jnp.float32)`"),
+    Rule("jit-of-an-unhashable-object", lambda f: bool(_jitted_object(f)),
+         lambda f: (f"`jax.jit` hashes the callable it compiles, and a `{_jitted_object(f)}` object is not hashable (a "
+                    f"dataclass that defines `__eq__` is not, unless frozen)"),
+         "make the object hashable, `@dataclasses.dataclass(frozen=True)` (or a `__hash__`), or jit a plain "
+         "function that calls it"),
+    Rule("pad-width-traced", lambda f: f.says(r"^Abstract tracer value encountered where concrete value is expected[^\n]*\n"
+                                              r"pad_width argument of jnp\.pad"),
+         "`jnp.pad`'s `pad_width` must be known while tracing, and this one is a traced array (an argument of the "
+         "jitted function, or built with `jnp`)",
+         "give `pad_width` as Python ints: a tuple of `(before, after)` pairs, e.g. `((0, 0), (0, 2))`, not an array"),
+    Rule("shape-dtype-struct-no-dtype", lambda f: f.says(r"^ShapeDtypeStruct: dtype must be specified"),
+         "a `jax.ShapeDtypeStruct` describes an array's shape and dtype, and none was given",
+         "give it a dtype: `jax.ShapeDtypeStruct(shape, jnp.float32)` (or the `x.dtype` of the array it stands for)"),
     # ---- custom rules
     Rule("symbolic-zeros-primal", lambda f: f.says(r"^Argument 'CustomVJPPrimal\("),
          "with `symbolic_zeros=True`, the forward rule gets each primal wrapped as a `CustomVJPPrimal` (its `value` "

@@ -83,7 +83,9 @@ def _permutation_fix(f: Facts) -> str:
     if tuple(perm) == every[:len(perm)]:
         return (f"{perm} keeps those axes where they are, so if no reordering is meant, drop the `.transpose(...)`; "
                 f"otherwise list all {len(shape)} axes once each (the identity is {every})")
-    return f"list all {len(shape)} axes once each, in the new order (the identity is {every})"
+    kept = tuple(perm) + tuple(a for a in every if a not in perm)
+    example = f", e.g. {kept} (the axes it leaves out kept in order)" if sorted(kept) == list(every) else ""
+    return f"list all {len(shape)} axes once each, in the new order{example} (the identity is {every})"
 
 
 def _renamed_keyword(f: Facts) -> str:

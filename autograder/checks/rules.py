@@ -185,7 +185,7 @@ RULES: list[Rule] = [
                     + (f"`{f.desc['where']['function']}` stores it outside the function "
                        f"(line {f.desc['where']['line']}), and it is used after that trace ended"
                        if f.desc.get("where") else "it was stored in a global, a list or an object, then used later")),
-         "keep the function pure: return it (or pass it in as an argument) instead of storing it in "
+         "keep the function pure: return it as an extra output (or pass it in as an argument) instead of storing it in "
          "a global or an object"),
     Rule("format-tracer", lambda f: f.is_("TypeError") and f.says(r"unsupported format string passed to \w*Tracer"),
          "formatting a traced value (`f'{loss:.3f}'`) needs its number, which does not exist while tracing",

@@ -85,7 +85,8 @@ def _complex_tangent(f: Facts) -> tuple[str, str]:
 
 def _out_axes_past_rank(f: Facts) -> tuple[str, str]:
     m = re.search(r"axis (-?\d+) is out of bounds for array of dimension (\d+)", f.text)
-    if not m or f"out_axes={m.group(1)}" not in f.code.replace(" ", ""):
+    given = [ast.unparse(c.args[2]) for c in _calls(f, "vmap") if len(c.args) > 2]   # `jax.vmap(f, in_axes, 1)`
+    if not m or (f"out_axes={m.group(1)}" not in f.code.replace(" ", "") and m.group(1) not in given):
         return "", ""
     return m.group(1), m.group(2)
 
