@@ -104,7 +104,7 @@ def _backend_by_position(f: Facts) -> str:
         except (TypeError, ValueError):
             continue
         for i, a in enumerate(call.args):
-            if isinstance(a, ast.Constant) and a.value in _BACKENDS and "backend" in params and params[i] != "backend":
+            if isinstance(a, ast.Constant) and a.value in _BACKENDS and "backend" in params[i + 1:]:
                 fixed = ast.Call(call.func, [x for x in call.args if x is not a],
                                  [*call.keywords, ast.keyword("backend", a)])
                 return f.code.strip().replace(ast.unparse(call), ast.unparse(fixed)) \
