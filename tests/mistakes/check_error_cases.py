@@ -132,9 +132,9 @@ HELDOUT_19_MINIMUM = {"vmap": 7, "grad": 6, "loops": 6, "branches": 6, "pytrees"
 HELDOUT_19_TOTAL_MINIMUM = 52
 # The twentieth batch (the same brief, measuring the nineteenth's revision): uncited pytree and key threads
 # that still fail were few (part c: 7 cases).
-HELDOUT_20_MINIMUM = {"vmap": 6, "grad": 6, "loops": 6, "branches": 6, "pytrees": 3, "keys": 4,
+HELDOUT_20_MINIMUM = {"vmap": 6, "grad": 6, "loops": 6, "branches": 5, "pytrees": 3, "keys": 4,
                       "custom-rules": 2, "shapes": 4, "other": 6}
-HELDOUT_20_TOTAL_MINIMUM = 43
+HELDOUT_20_TOTAL_MINIMUM = 42
 # The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
 BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2, heldout_error_mistakes_3,
            heldout_error_mistakes_4, heldout_error_mistakes_5, heldout_error_mistakes_6,

@@ -223,6 +223,13 @@ JAX failed to raise where NumPy did; the full permutation is NumPy's rule, not a
 PR 14503 state the pitfall and the replacement rather than show one user's failing program. PR 4368 and 25419 are
 error-message PRs: the fix is the one their new messages name. No shortfall: 12 cases, 2 custom-rules (the
 minimum; few uncited custom-rule threads still fail on 0.10.2), 4 shapes, 6 other.
+
+Removed after its first run (where it was told): `wrenfold_checked_switch` (jax#12385, `checkify.check`
+inside `lax.switch`). JAX raises one module-level `ValueError` object for every unwrapped `check`, and an
+exception object raised again keeps its first raise's traceback entries behind the new ones: run after
+batch 16's `log_lengthscale` in one process, its innermost student frame was that case's line, so the
+corpus tests (which run every case in one process) could not hold for both. The course's explanations
+have the same weakness in a student's kernel (noted in the twentieth session's closing note).
 """
 from __future__ import annotations
 
@@ -486,26 +493,6 @@ def wrenfold_flag_gate(flag):
         return 7 if (True and q) else 2
 
     return gate(flag)
-
-
-@error_case(family="branches", fix="checkify-wrap-b16d", raises="ValueError",
-            source="https://github.com/jax-ml/jax/issues/12385",
-            line="out = lax.switch(idx, branches)",
-            fixed="out = checkify.checkify(lambda i: lax.switch(i, branches))(idx)",
-            args=lambda: (1,))
-def wrenfold_checked_switch(which):
-    from jax.experimental import checkify
-
-    def make(v):
-        def branch():
-            r = jnp.full((2,), v, jnp.float32)
-            return r, checkify.check(jnp.sum(r) > 0, "empty branch")
-        return branch
-
-    branches = [functools.partial(lambda b: b()[0], make(v)) for v in (1.0, 2.0, 3.0)]
-    idx = jnp.int32(which)
-    out = lax.switch(idx, branches)
-    return out
 
 
 @error_case(family="branches", fix="return-state-b20b", raises="UnexpectedTracerError",
