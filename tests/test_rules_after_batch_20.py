@@ -110,3 +110,38 @@ def test_a_permutation_missing_axes_is_offered_them_in_order():
     assert "(2, 0, 1)" in fix, (rule, fix)
     jnp.ones((2, 3, 4)).transpose((2, 0, 1))
 
+
+
+def _positive_root(x, validate=True):
+    if validate and x < 0:
+        raise ValueError("negative input")
+    return jnp.sqrt(x)
+
+
+def _guarded_sqrt(x):
+    if x < 0:
+        raise ValueError("negative input")
+    return jnp.sqrt(x)
+
+
+def _clipped(x):
+    if x < 0:
+        return jnp.zeros_like(x)
+    return x
+
+
+def test_a_check_that_raises_under_vmap_is_told_its_switch_and_checkify():
+    xs = jnp.array([1.0, 4.0])
+    rule, fix = _told(lambda: jax.vmap(_positive_root)(xs))
+    assert rule == "check-that-raises" and "`validate=False`" in fix and "checkify" in fix
+    assert "jnp.where" not in fix
+    jax.vmap(lambda x: _positive_root(x, validate=False))(xs)
+
+
+def test_a_check_that_raises_under_jit_without_a_switch_is_told_to_turn_it_off_or_checkify():
+    rule, fix = _told(lambda: jax.jit(_guarded_sqrt)(4.0))
+    assert rule == "check-that-raises" and "turn off the check" in fix and "checkify.checkify" in fix
+
+
+def test_an_if_that_returns_is_not_a_check():
+    assert _rule(lambda: jax.jit(_clipped)(4.0)) != "check-that-raises"

@@ -316,9 +316,9 @@ def _read_statement(filename: str, lineno: int, frame=None) -> dict:
         except Exception:
             facts["source"] = ""
     facts["in_loop"] = loop is not None
-    facts["exits_loop"] = kind == "if" and any(isinstance(n, ast.Break) for b in stmt.body for n in ast.walk(b))
-    if kind == "if" and any(isinstance(n, ast.Break) for n in ast.walk(stmt)):
-        facts["exits_loop"] = True
+    facts["exits_loop"] = kind == "if" and any(isinstance(n, ast.Break) for n in ast.walk(stmt))
+    if kind == "if" and not stmt.orelse and all(isinstance(s, ast.Raise) for s in stmt.body):
+        facts["guards_raise"] = True      # a check that stops the program: `if bad: raise ...`
     return facts
 
 

@@ -13,6 +13,9 @@ one per kind of mistake it met and no rule told (issue 38: a property of the mis
   `nondiff_argnums`, a `custom_gradient` function that returns its value alone, a NumPy array whose
   dtype JAX has no type for.
 
+Written after the twentieth: an `if` on a traced value that guards a `raise` (a check) is told to
+check outside the transformation or with `checkify`, not to choose with `jnp.where`.
+
 A fix is an instruction where the message or the line settles it, and a guess (`trial_texts.GUESS`)
 where the student's intent decides. Part of `stated_rules.STATED_RULES`, first.
 """
@@ -211,7 +214,29 @@ def _asarray_name(f: Facts) -> str:
     return "the_array"
 
 
+def _check_switch(f: Facts) -> str:
+    """`if check_x and bad: raise ...`: the name that switches the check on, or ''."""
+    m = re.match(r"^\s*if\s+(\w+)\s+and\b", f.code)
+    return m.group(1) if m and m.group(1) not in ("not", "True") else ""
+
+
+def _check_fix(f: Facts) -> str:
+    switch = _check_switch(f)
+    off = (f"pass `{switch}=False` where the function is transformed (it switches this check) and check the inputs "
+           f"before the call" if switch else
+           "turn off the check where the function is transformed and check the inputs before the call")
+    return (f"{off}, where they are concrete; to keep the check inside, write it with `jax.experimental.checkify`: "
+            f"`checkify.check(ok, \"message\")`, and call the function wrapped by `checkify.checkify`, which "
+            f"returns the error with the result (`err.throw()` raises it)")
+
+
 INTENT_RULES: list[Rule] = [
+    Rule("check-that-raises", lambda f: f.is_("TracerBoolConversionError", "ConcretizationTypeError")
+         and f.kind == "if" and bool(f.stmt.get("guards_raise")),
+         "the `if` decides whether to raise an error from a traced value: under `jax.jit` or `jax.vmap` the value "
+         "is not known while Python runs the `if` (under `vmap` each example has its own), so a Python `raise` "
+         "cannot check it",
+         _check_fix),
     Rule("grad-per-argument", lambda f: bool(_grad_per_argument(f)),
          lambda f: (f"`jax.grad` differentiates with respect to the first argument only, so it returns one gradient, "
                     f"shaped like that argument, and the line unpacks it into {len(_targets(f))} names"),
