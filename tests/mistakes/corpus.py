@@ -488,6 +488,57 @@ CATEGORIES = {
     "full-permutation-b20d": r"(?i)\bpermutation\b[^\n]{0,60}\b(every|each|all)\b[^\n]{0,20}\b(axis|axes|dim\w*)\b|\bone entry per (axis|dim\w*)\b|\(1, 0, 2\)",
     "struct-dtype-b20d": r"(?i)\bdtype\b[^\n]{0,40}\b(must|needs to|should|has to) be (specified|given|passed|set)\b|ShapeDtypeStruct\([^)\n]*dtype=\w+\.dtype|\b(pass|give|specify|supply|set)\w*\b[^\n]{0,25}\b(an? |the |its |explicit )?dtype\b[^\n]{0,30}\b(ShapeDtypeStruct|struct|spec)\b",
     "cols-of-rhs-b20d": r"(?i)b\.shape\[1\]|b\.shape\[-1\]|_, n = b\.shape|\bcolumns? of (the )?(right|second|rhs|`?b`?)\b|\b(last|second) (axis|dim\w*) of (the )?(right|second|rhs|`?b`?)\b",
+    # added with the twenty-first held-out batch, part a (written from the maintainers' fixes alone)
+    # blackjax#927: vmap the per-step kernel inside the scan (scan of vmap), not the whole loop that logs
+    # progress through a callback under a cond
+    "vmap-inside-loop-b21a": r"(?i)\bscan\w*\([^\n]{0,60}\bvmap\(|\bvmap\w*\b[^\n]{0,50}\b(inside|within|into|in) "
+                             r"(the |each |every )?(scan|loop|body|kernel|step)\b|\b(scan|loop)\b[^\n]{0,20}\bof\b"
+                             r"[^\n]{0,20}\bvmap|\b(move|push|put)\w*\b[^\n]{0,25}\bvmap\b[^\n]{0,30}\b(inside|inwards|into|in)\b",
+    # jax#15861: split the tree so that only the float leaves are differentiated and the integer ones travel in a
+    # separate, non-differentiated argument (or filter them out, as equinox's filter_grad does)
+    "split-int-leaves-b21a": r"(?i)\bsplit\w*\b[^\n]{0,40}\b(tree|dict\w*|params|parameters|leaves|pytree)\b"
+                             r"|\b(int|integer)\w*\b[^\n]{0,40}\b(separate|own|another|second|other|extra)\b[^\n]{0,20}"
+                             r"\b(argument|input|tree|dict\w*|parameter)\b|\bfilter_grad\b|\bpartition\b[^\n]{0,40}\b(tree|params)\b",
+    # docs jax.numpy.vectorize: give `signature=` (the core dimensions, e.g. "(n,n)->()") so that the function is
+    # called on whole matrices/vectors rather than on scalars
+    "vectorize-signature-b21a": r"\bsignature=|(?i:\bsignature\b[^\n]{0,60}(->|\bcore dim\w*|\(n|\(m)|\bcore dim\w*\b[^\n]{0,40}\bsignature\b)",
+    # added with the twenty-first held-out batch, part b (written from the maintainers' fixes alone)
+    # the loop's cond_fun (like its body_fun) takes the whole carry as ONE argument and unpacks it inside
+    "carry-one-arg-b21b": r"(?i)\b(one|a single|the whole|the entire|the full)\b[^\n]{0,25}\b(argument|parameter|carry|state|tuple)\b"
+                          r"|\bsame (arguments?|signature|parameters?) as\b[^\n]{0,30}\bbody"
+                          r"|\bunpack\w*\b[^\n]{0,40}\b(carry|state|tuple)\b|lambda (s|state|carry|c|val): ",
+    # jnp.piecewise wants one function per condition (or one more, the default): add the missing function
+    "piecewise-count-b21b": r"(?i)len\(condlist\)\s*\+\s*1|\b(one|a) (function|entry|value) (per|for each|for every) (condition|cond)\b"
+                            r"|\b(same (length|number)|as many)\b[^\n]{0,40}\b(functions?|funclist|entries)\b"
+                            r"|\bfunclist\b[^\n]{0,60}\b(length|len|number|entries|missing)\b",
+    # jnp.select takes as many choices as conditions; the fallback value goes in `default=`
+    "select-default-b21b": r"(?i)\bdefault=|\b(same (length|number)|as many)\b[^\n]{0,40}\b(choices|choicelist|conditions|condlist)\b"
+                           r"|\b(choicelist|condlist)\b[^\n]{0,60}\b(same length|match\w*|equal length)\b",
+    # jnp.where takes a condition alone or a condition with BOTH x and y: give the value for the False case
+    "where-three-args-b21b": r"jnp\.where\([^,\n]+,[^,\n]+,[^,\n]+\)|(?i:\bthree[- ]argument\b|\bboth\b[^\n]{0,20}\bx\b[^\n]{0,10}\by\b"
+                             r"|\b(third|y) argument\b|\bvalue (for|where) (the )?(condition is )?false\b)",
+    # added with the twenty-first held-out batch, part c (written from the maintainers' fixes alone)
+    # swap only the two batch axes of a stack of raw uint32 keys (jnp.swapaxes / moveaxis); `.T` reverses every axis,
+    # the trailing key-data axis included
+    "swap-batch-axes-b21c": r"swapaxes|moveaxis|(?i:\.T\b[^\n]{0,60}\b(all|every|each)\b[^\n]{0,20}\baxes\b|\b(reverses?|transposes?)\b[^\n]{0,30}\b(all|every)\b[^\n]{0,20}\baxes\b|\btrailing\b[^\n]{0,30}\b(key|key-data|key data|uint32)\b[^\n]{0,20}\b(axis|dim\w*)\b)",
+    # name a registered PRNG implementation ("threefry2x32", "rbg", "unsafe_rbg", ...) in `impl=`, not a shorthand
+    "impl-name-b21c": r"impl=['\"](threefry2x32|rbg|unsafe_rbg|philox\w*)['\"]|(?i:\bthreefry2x32\b[^\n]{0,40}\b(not|instead of|rather than)\b|\b(registered|valid|full|exact|accepted)\b[^\n]{0,30}\b(impl\w*|PRNG)\b[^\n]{0,20}\bnames?\b|\bimpl\w*\b[^\n]{0,30}\bnames?\b[^\n]{0,30}\b(threefry2x32|registered|listed)\b)",
+    # a registered unflatten function takes the aux data first and the children second: (aux_data, children)
+    "unflatten-order-b21c": r"\(aux(_data)?, ?(children|kids|ch|values|leaves|xs)\)|lambda (aux\w*|_|meta\w*|label\w*|names?|keys?), (children|kids|ch|values|leaves|xs)\b|(?i:\baux(iliary)?[_ ]data\b[^\n]{0,40}\bfirst\b|\bfirst\b[^\n]{0,40}\baux(iliary)?[_ ]data\b|\b(argument|parameter) order\b[^\n]{0,40}\bunflatten|\bunflatten\w*\b[^\n]{0,60}\b(swap\w*|revers\w*|order)\b)",
+    # dirichlet's alpha is the concentration vector itself, shape (..., n): one value per category, not a scalar
+    "alpha-vector-b21c": r"jnp\.(full|ones)\(\(?\w+|(?i:\balpha\b[^\n]{0,50}\b(shape `?\(\.\.\., ?n\)|vector|1-?d\b|one-dimensional|at least one (axis|dim\w*)|one (entry|value|concentration) (per|for each))|\b(one|a) (concentration|alpha)\b[^\n]{0,20}\b(per|for each) (category|component|class|outcome)\b)",
+    # register_pytree_with_keys: flatten_with_keys returns (key, child) pairs (GetAttrKey/DictKey/SequenceKey), not bare children
+    "key-child-pairs-b21c": r"(GetAttrKey|DictKey|SequenceKey|FlattenedIndexKey)\(|(?i:\(key(_?path)?, ?(child|leaf|value)\)|key_leaf_pairs|\bpairs?\b[^\n]{0,40}\b(key|key path)\b[^\n]{0,30}\b(child|children|leaf|leaves)\b|\b(each|every) (child|leaf)\b[^\n]{0,40}\b(with|and) its key\b)",
+    # added with the twenty-first held-out batch, part d (written from the maintainers' fixes alone)
+    # the result spec of a host callback must use 32-bit dtypes while x64 is off (or turn x64 on)
+    "callback-32bit-b21d": r"(?i)\b32-?bit\b|\bfloat32\b|\bint32\b|enable_x64|JAX_ENABLE_X64",
+    # a shard_map in_specs entry may have at most as many entries as its input has axes: a scalar takes P()
+    # squeeze only axes of length 1: name the singleton axes (or give no axis at all)
+    "squeeze-unit-axis-b21d": r"(?i)\b(length|size)[- ](1|one)\b[^\n]{0,40}\bax[ie]s\b|\bax[ie]s\b[^\n]{0,40}\b(of )?(length|size)[- ](1|one)\b|\bsingleton (axis|axes|dimensions?)\b|\bunit (axis|axes|dimensions?)\b|squeeze\(\w+\)|squeeze\(\w+, ?axis=\(|\b(without|drop|omit|remove)\b[^\n]{0,20}`?axis=",
+    # for a pairwise table give the two operands their new axes in different positions ((n, 1) against (1, m)
+    # or (m,)), not the same trailing axis on both
+    "pairwise-axes-b21d": r"\[None, ?:\]|\[jnp\.newaxis, ?:\]|\[np\.newaxis, ?:\]|\.outer\(|(?i:\bpairwise\b|\b(different|opposite|other|separate|distinct)\b[^\n]{0,25}\b(axis|axes|positions?|dimensions?)\b[^\n]{0,40}\b(operand|array|input|other)s?\b|\b(leading|first)\b[^\n]{0,20}\b(new |singleton |size-1 )?(axis|dimension)\b[^\n]{0,40}\b(second|other)\b)",
+    "spec-rank-b21d": r"(?i)\bP\(\)|PartitionSpec\(\)|\b(shorter|fewer entries)\b[^\n]{0,40}\b(spec|in_specs|PartitionSpec)\b|\b(spec|in_specs|PartitionSpec)\b[^\n]{0,60}\b(shorter|no longer than|at most as many|no more entries)\b|\bone entry per (axis|dimension)\b|\bempty (spec|PartitionSpec)\b",
 }
 
 
