@@ -40,7 +40,8 @@
                  (what the line shows was meant: a gradient per argument, several conditions, one key's
                  split, partials of one function) and `argument_rules` (an argument in a form its
                  function refuses: `lax.reduce`'s initial values, `lax.pad`'s triples, a device index)
-                 in the same table;
+                 and `form_rules` (a call in a form its function's convention rules out: `jnp.select`'s
+                 `default=`, `jnp.piecewise`'s count, `.T` on raw keys) in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

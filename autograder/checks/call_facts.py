@@ -13,7 +13,11 @@
 - `python_predicates`: the predicate of a `lax.cond` on the line where it is a Python bool or int (a
   literal, a name holding one, or a test of shapes, `x.shape[0] >= 3`, `len(xs) > 1`, `x.ndim == 2`,
   computed here from JAX's and NumPy's own arrays, whose shapes are known while tracing): known before
-  any tracing.
+  any tracing;
+- `string_arguments`: the arguments of a call of the line that are or hold a Python string;
+  `int_dict_entries`: the keys of a dict written in a call whose values are integers (a setting among
+  parameters); `scan_xs_shapes`: the shapes of the arrays of a `lax.scan`'s `xs` written as a tuple
+  (`a.T` read as `a`'s shape reversed), where the frame holds them.
 """
 from __future__ import annotations
 
@@ -151,6 +155,32 @@ def _is_function(value) -> bool:
         or type(value).__name__ in ("PjitFunction", "custom_jvp", "custom_vjp")
 
 
+def _holds_string(value, depth: int = 0) -> bool:
+    """A str, or a plain list, tuple or dict holding one (exact types: nothing of the student's runs)."""
+    if type(value) is str:
+        return True
+    if depth < 2 and type(value) in (list, tuple, dict):
+        items = list(dict.values(value) if type(value) is dict else value)[:50]
+        return any(_holds_string(v, depth + 1) for v in items)
+    return False
+
+
+def _is_integer(value) -> bool:
+    return type(value) is int or (_own_array(value) and value.dtype.kind in ("i", "u"))
+
+
+def _shape_of(node, lookup):
+    """The shape of `name` or `name.T` where the frame holds an array there (its `shape` attribute read
+    only from JAX's and NumPy's own arrays), else None."""
+    flip = isinstance(node, ast.Attribute) and node.attr == "T"
+    base = node.value if flip else node
+    value = lookup(base.id)[0] if isinstance(base, ast.Name) else None
+    if value is None or not _own_array(value):
+        return None
+    shape = tuple(int(d) for d in value.shape)
+    return shape[::-1] if flip else shape
+
+
 def about(node: ast.Call, name: str, lookup) -> dict:
     """Facts of one call (`name` its dotted name; `lookup(name)` -> (value, found) in the frame)."""
     out: dict = {"partials": [], "vmapped_keywords": [], "trees_with_functions": [], "containers_with_functions": [],
@@ -204,6 +234,14 @@ def about(node: ast.Call, name: str, lookup) -> dict:
             "keywords": {k: ast.unparse(v) for k, v in keywords.items()},
             "scalar_keywords": [k for k, v in keywords.items() if _is_scalar(v, lookup) is not False],
             "scalar_positional": [ast.unparse(a) for a in node.args if _is_scalar(a, lookup) is not False]})
+    out["string_arguments"] = [ast.unparse(a) for a in [*node.args, *(k.value for k in node.keywords)]
+                               if (isinstance(a, ast.Constant) and isinstance(a.value, str))
+                               or (isinstance(a, ast.Name) and _holds_string(lookup(a.id)[0]))]
+    out["int_dict_entries"] = [ast.literal_eval(k) for d in node.args if isinstance(d, ast.Dict)
+                               for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant)
+                               and isinstance(v, ast.Name) and _is_integer(lookup(v.id)[0])]
+    if name.split(".")[-1] == "scan" and len(node.args) > 2 and isinstance(node.args[2], (ast.Tuple, ast.List)):
+        out["scan_xs_shapes"] = [[ast.unparse(e), _shape_of(e, lookup)] for e in node.args[2].elts]
     if name.split(".")[-1] == "cond" and node.args:     # `lax.cond(flag, ...)` with `flag` a Python bool
         pred = node.args[0]
         if type(_static_value(pred, lookup)) in (bool, int):

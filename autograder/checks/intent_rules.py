@@ -13,6 +13,10 @@ one per kind of mistake it met and no rule told (issue 38: a property of the mis
   `nondiff_argnums`, a `custom_gradient` function that returns its value alone, a NumPy array whose
   dtype JAX has no type for.
 
+Written after the twenty-first: a string returned by a differentiated function (`has_aux=True`), a dict of
+parameters holding integers given to `jax.grad` (split it), a `lax.scan` input laid out the other way (its
+transpose), an unflatten function whose parameters are in the wrong order.
+
 Written after the twentieth: an `if` on a traced value that guards a `raise` (a check) is told to
 check outside the transformation or with `checkify`, not to choose with `jnp.where`.
 
@@ -230,6 +234,78 @@ def _check_fix(f: Facts) -> str:
             f"returns the error with the result (`err.throw()` raises it)")
 
 
+_DERIVATIVES = ("grad", "value_and_grad", "jacrev", "jacfwd", "hessian")
+
+
+def _string_output(f: Facts) -> tuple[dict, str]:
+    """(the derivative on the line, the line with `has_aux=True`) where JAX quotes a string that none of
+    the line's arguments holds: the differentiated function returned it."""
+    text = f.group(r"^Argument '([^']*)' of type <class 'str'> is not a valid JAX type")
+    if not text or f.stmt.get("string_arguments") or text in f.code:
+        return {}, ""
+    for t in f.stmt.get("transformed") or []:
+        for call in _calls(f, t.get("transform") or "?") if t.get("transform") in _DERIVATIVES else []:
+            if call.args and ast.unparse(call.args[0]) == t.get("fn") and not call.keywords:
+                new = ast.Call(call.func, call.args, [ast.keyword("has_aux", ast.Constant(True))])
+                return t, f.code.strip().replace(ast.get_source_segment(f.code.strip(), call) or ast.unparse(call),
+                                                 ast.unparse(new), 1)
+    return {}, ""
+
+
+def _split_ints(f: Facts) -> str:
+    """`jax.grad(loss)({"w": w, "n": n})`, `n` an integer, as a gradient of the float entries with the
+    integer ones passed beside them (not differentiated), or ''."""
+    ints = f.stmt.get("int_dict_entries") or []
+    for call in ast.walk(f.parsed) if ints and f.says(r"^\w+ requires real(- or complex)?-valued inputs") else ():
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Call) and len(call.args) == 1 \
+                and isinstance(call.args[0], ast.Dict) and len(call.func.args) == 1 and not call.func.keywords \
+                and ast.unparse(call.func.func).split(".")[-1] in ("grad", "value_and_grad"):
+            d = call.args[0]
+            entries = [(k, v) for k, v in zip(d.keys, d.values) if isinstance(k, ast.Constant)]
+            floats = [(k, v) for k, v in entries if k.value not in ints]
+            fixed = [(k, v) for k, v in entries if k.value in ints]
+            if not floats or not fixed or len(entries) != len(d.keys):
+                return ""
+            fn, grad = ast.unparse(call.func.args[0]), ast.unparse(call.func.func)
+            as_dict = lambda pairs: ast.unparse(ast.Dict([k for k, _ in pairs], [v for _, v in pairs]))  # noqa: E731
+            new = f"{grad}(lambda floats, ints: {fn}({{**floats, **ints}}))({as_dict(floats)}, {as_dict(fixed)})"
+            return f.code.strip().replace(ast.get_source_segment(f.code.strip(), call) or ast.unparse(call), new, 1)
+    return ""
+
+
+def _transposed_xs(f: Facts) -> tuple[str, str, int]:
+    """(the array of `lax.scan`'s `xs` laid out the other way, it moved, the axis holding the others' length)."""
+    sizes = [int(n) for n in re.findall(r"\d+", f.group(r"different leading axis sizes: ([\d, ]+)"))]
+    shapes = f.stmt.get("scan_xs_shapes") or []
+    if not sizes or len(shapes) != len(sizes) or any(shape is None for _, shape in shapes):
+        return "", "", 0
+    ranked = sorted(set(sizes), key=sizes.count, reverse=True)
+    if len(ranked) > 1 and sizes.count(ranked[0]) == sizes.count(ranked[1]):
+        return "", "", 0          # no length most arrays share: which one is laid out the other way is a guess
+    common = ranked[0]
+    odd = [(src, list(shape)) for (src, shape), n in zip(shapes, sizes) if n != common]
+    axes = [k for k, n in enumerate(odd[0][1]) if k > 0 and n == common] if len(odd) == 1 else []
+    if len(axes) != 1:
+        return "", "", 0
+    src, shape = odd[0]
+    moved = (src[:-2] if src.endswith(".T") else f"{src}.T") if len(shape) == 2 else f"jnp.moveaxis({src}, {axes[0]}, 0)"
+    return src, moved, axes[0]
+
+
+def _unflatten_swapped(f: Facts) -> tuple[str, str]:
+    """(the unflatten lambda on the line, it with its parameters swapped) where it star-unpacks its first
+    parameter and JAX gave that parameter the aux data (`None`)."""
+    for call in _calls(f, "register_pytree_node") if f.says(r"NoneType|not iterable") else []:
+        un = call.args[2] if len(call.args) > 2 else None
+        if isinstance(un, ast.Lambda) and len(un.args.args) == 2 and any(
+                isinstance(n, ast.Starred) and isinstance(n.value, ast.Name) and n.value.id == un.args.args[0].arg
+                for n in ast.walk(un.body)):
+            swapped = ast.Lambda(ast.arguments(posonlyargs=[], args=un.args.args[::-1], kwonlyargs=[], kw_defaults=[],
+                                               defaults=[]), un.body)
+            return ast.get_source_segment(f.code.strip(), un) or ast.unparse(un), ast.unparse(swapped)
+    return "", ""
+
+
 INTENT_RULES: list[Rule] = [
     Rule("check-that-raises", lambda f: f.is_("TracerBoolConversionError", "ConcretizationTypeError")
          and f.kind == "if" and bool(f.stmt.get("guards_raise")),
@@ -237,6 +313,29 @@ INTENT_RULES: list[Rule] = [
          "is not known while Python runs the `if` (under `vmap` each example has its own), so a Python `raise` "
          "cannot check it",
          _check_fix),
+    Rule("string-returned-by-derivative", lambda f: bool(_string_output(f)[1]),
+         lambda f: (f"`{_string_output(f)[0].get('fn')}` returns a string among its outputs, and "
+                    f"`jax.{_string_output(f)[0].get('transform')}` differentiates every output (a string is not a "
+                    f"JAX type); none of the call's arguments is a string"),
+         lambda f: (f"return the value to differentiate first and the rest beside it, `return value, extra`, and mark "
+                    f"the rest as auxiliary: `{_string_output(f)[1]}` returns `(derivative, extra)`")),
+    Rule("grad-of-a-dict-with-integers", lambda f: bool(_split_ints(f)),
+         lambda f: (f"`jax.grad` differentiates every leaf of the dict, and "
+                    f"{'the entry' if len(f.stmt.get('int_dict_entries')) == 1 else 'the entries'} "
+                    f"{', '.join(repr(k) for k in f.stmt.get('int_dict_entries'))} "
+                    f"{'holds an integer' if len(f.stmt.get('int_dict_entries')) == 1 else 'hold integers'} (an integer "
+                    f"has no derivative)"),
+         lambda f: (f"split the dict: differentiate the float entries and pass the integer ones as a second argument, "
+                    f"which `jax.grad` does not differentiate: `{_split_ints(f)}`")),
+    Rule("scan-xs-transposed", lambda f: bool(_transposed_xs(f)[0]),
+         lambda f: (f"`lax.scan` steps through every array of `xs` along axis 0, and `{_transposed_xs(f)[0]}` has the "
+                    f"others' length on axis {_transposed_xs(f)[2]}: it is laid out the other way"),
+         lambda f: f"transpose it as the others are: `{_transposed_xs(f)[1]}` in `xs`"),
+    Rule("unflatten-argument-order", lambda f: bool(_unflatten_swapped(f)[0]),
+         lambda f: (f"JAX calls a pytree's unflatten function as `unflatten(aux_data, children)`, the aux data first, "
+                    f"and `{_unflatten_swapped(f)[0]}` reads its first parameter as the children (it got the aux "
+                    f"data, `None` here)"),
+         lambda f: f"swap its parameters: `{_unflatten_swapped(f)[1]}`"),
     Rule("grad-per-argument", lambda f: bool(_grad_per_argument(f)),
          lambda f: (f"`jax.grad` differentiates with respect to the first argument only, so it returns one gradient, "
                     f"shaped like that argument, and the line unpacks it into {len(_targets(f))} names"),

@@ -249,7 +249,9 @@ OPERAND_RULES: list[Rule] = [
          lambda f: (f"add the missing {int(_g(f, 'take', 2)) - int(_g(f, 'take'))} size-1 "
                     f"ax{'is' if int(_g(f, 'take', 2)) - int(_g(f, 'take')) == 1 else 'es'} to the indices where "
                     f"the array has axes they do not vary along, `jnp.expand_dims(indices, axis)` (or "
-                    f"`indices[..., None]`): they broadcast along them")),
+                    f"`indices[..., None]`): they broadcast along them"
+                    + ("; indices from `jnp.argmax`/`jnp.argmin` keep the reduced axis with `keepdims=True`"
+                       if re.search(r"\bjnp\.arg(max|min)\(", f.code) else ""))),
     Rule("split-keys-reshaped", lambda f: bool(_split_reshaped(f)),
          lambda f: ("`jax.random.split` returns typed keys here, one element per key, not two uint32s each, so "
                     f"{_g(f, 'reshape', 2)} keys do not reshape to {_g(f, 'reshape', 3)}"),

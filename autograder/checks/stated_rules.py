@@ -24,6 +24,7 @@ import re
 
 from .convention_rules import _calls
 from .argument_rules import ARGUMENT_RULES
+from .form_rules import FORM_RULES
 from .intent_rules import INTENT_RULES
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
@@ -238,6 +239,7 @@ def _tree_of(leaves: str) -> str:
 STATED_RULES: list[Rule] = [
     *INTENT_RULES,          # what the line shows was meant (`intent_rules.py`, after the eighteenth batch)
     *ARGUMENT_RULES,        # an argument in a form its function refuses (`argument_rules.py`, after the nineteenth)
+    *FORM_RULES,            # a call in a form its function's convention rules out (`form_rules.py`, after the 21st)
     # ---- what JAX's message names
     Rule("static-size-argument", lambda f: bool(_static_keyword(f)[0]),
          lambda f: (f"`{_static_keyword(f)[0]}`'s output size depends on the values of its input, which are traced "
