@@ -12,8 +12,9 @@ a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list 
 `vmap`, typed keys reshaped as raw pairs, a `fori_loop` body without the index, dicts of arrays subtracted, an
 integer returned beside a differentiated result, a `shard_map` carry that does not vary over the mesh axis
 its body's output varies over, typed keys padded as numbers, a pullback given a tuple for a list and a
-`jax.tree.reduce` without a start under `grad` (`checks/convention_rules.py`), and one error no rule
-knows. Prints the median and the worst round trip of each, and the ratios to the cell without the hook.
+`jax.tree.reduce` without a start under `grad` (`checks/convention_rules.py`), `jnp.select` with its
+fallback among the choices (`checks/form_rules.py`), a `lax.scan` input laid out the other way, and one
+error no rule knows. Prints the median and the worst round trip of each, and the ratios to the cell without the hook.
 """
 from __future__ import annotations
 
@@ -65,6 +66,9 @@ CELLS = {
     # after batch 18: what the line shows was meant (`checks/intent_rules.py`), a product tried by `in_axes`
     "gradient per argument unpacked (intent rule)": "gw, gx = jax.grad(predict)(w, xs[0])",
     "matrix product under vmap (rule's in_axes trial)": "jax.vmap(lambda c: c @ w)(xs.T)",
+    # after batch 21: a call in a form its function rules out (`checks/form_rules.py`), a transposed scan input
+    "select with its fallback among the choices (form rule)": "jnp.select([w < 0], [w * 0, w])",
+    "a scan input laid out the other way (intent rule)": "lax.scan(lambda c, ab: (c, None), 0.0, (xs, xs, xs.T))",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -378,15 +378,21 @@ def test_a_message_the_student_raised_makes_the_grader_import_no_module_it_names
     import importlib.util
     import sys
     planted = "jax.example_libraries.stax"
-    assert importlib.util.find_spec(planted) is not None and planted not in sys.modules
+    assert importlib.util.find_spec(planted) is not None
+    # a corpus case run earlier in this process may have imported it: set it aside, so an import is seen
+    earlier = sys.modules.pop(planted, None)
 
     from autograder.checks import diagnose
 
     def raise_it():
         raise AttributeError(f"module '{planted}' has no attribute 'lower_fn'")
-    _block(raise_it)                                   # the kernel's explanation
     try:
-        raise_it()
-    except AttributeError as exc:                      # the grader's, from the worker's description
-        diagnose.student_error_text(diagnose.describe_exception(exc))
-    assert planted not in sys.modules
+        _block(raise_it)                                   # the kernel's explanation
+        try:
+            raise_it()
+        except AttributeError as exc:                      # the grader's, from the worker's description
+            diagnose.student_error_text(diagnose.describe_exception(exc))
+        assert planted not in sys.modules
+    finally:
+        if earlier is not None:
+            sys.modules[planted] = earlier

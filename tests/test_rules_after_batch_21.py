@@ -1,6 +1,6 @@
 """The revision after the twenty-first held-out batch's first run: `checks/form_rules.py` (a call in a form
-its function's convention rules out) and four rules of `checks/intent_rules.py` (a string returned by a
-differentiated function, a dict of parameters holding integers, a `lax.scan` input laid out the other
+its function's convention rules out), `advice_rules`' tree argument for any class of arrays, and four
+rules of `checks/intent_rules.py` (a string returned by a differentiated function, a dict of parameters holding integers, a `lax.scan` input laid out the other
 way, an unflatten function with its parameters swapped), `take_along_axis`'s indices from `argmax`
 told `keepdims=True`, and the facts they read (`call_facts`: string arguments, integer dict entries,
 scan inputs' shapes), which read nothing of the student's own types.
@@ -84,12 +84,12 @@ def test_tree_reduce_of_an_empty_tree_is_told_a_starting_value():
 def test_a_jnp_function_given_a_namedtuple_is_told_tree_map():
     p, q = _Pair(jnp.ones(2), jnp.ones(3)), _Pair(jnp.ones(2), jnp.ones(3))
     rule, fix = _told(lambda: jnp.multiply(p, q))
-    assert rule == "jnp-on-a-container" and "jax.tree.map(jnp.multiply, p, q)" in fix
+    assert rule == "tree-argument" and "jax.tree.map(lambda a, b: jnp.multiply(a, b), p, q)" in fix
     jax.tree.map(jnp.multiply, p, q)
 
 
 def test_a_list_given_to_a_jnp_function_is_not_a_container_of_arrays():
-    assert _rule(lambda: jnp.multiply([1.0, 2.0], 3.0)) != "jnp-on-a-container"
+    assert _rule(lambda: jnp.multiply([1.0, 2.0], 3.0)) != "tree-argument"
 
 
 def test_two_operands_with_the_new_axis_in_one_place_are_told_the_table_of_pairs():

@@ -223,13 +223,18 @@ def _got(f: Facts) -> str:
 
 
 # ---------------------------------------------------------------- a pytree where a `jnp` function takes arrays
-_TREE_ARG = r"^(\w+) requires ndarray or scalar arguments, got <class '(?:[\w.]+\.)?(dict|OrderedDict|\w*State|\w*Params)'> at position (\d+)"
+_TREE_ARG = r"^(\w+) requires ndarray or scalar arguments, got <class '(?:[\w.<>]+\.)?(\w+)'> at position (\d+)"
+# classes a `jnp` function refuses that are not containers of arrays (a list has its own rules: `jnp.asarray`)
+_NOT_TREES = {"NoneType", "str", "list", "tuple", "set", "function", "generator", "zip", "map", "range", "bytes",
+              "method", "builtin_function_or_method", "type", "int", "float", "complex", "bool"}
 
 
 def _tree_mapped(f: Facts) -> str:
     """The student's `jnp.where(done, fresh, stepped)` mapped over the trees from the position JAX names
     on (each plain name there a tree of the same structure): `jax.tree.map(lambda a, b: ..., fresh, stepped)`."""
     name, position = f.group(_TREE_ARG), int(f.group(_TREE_ARG, 3) or 0)
+    if f.group(_TREE_ARG, 2) in _NOT_TREES:
+        return ""
     m = re.search(rf"(?<![\w.])(?:jnp|jax\.numpy|np)\.{name}\(", f.code) if name else None
     node = _expr(Facts({"where": {"code": call_text(f.code, m.start())}})) if m else None
     if not isinstance(node, ast.Call) or node.keywords or position >= len(node.args):

@@ -5,8 +5,7 @@ message and the failing line, written after the twenty-first held-out batch's fi
 
 - counts a function fixes: `jnp.piecewise`'s functions per condition, `jnp.select`'s choices per
   condition (a fallback goes in `default=`), `jnp.where`'s three arguments, `tree_reduce` of an empty tree;
-- arrays and trees: a `jnp` function given a container of arrays (`jax.tree.map` applies it leaf by leaf),
-  two operands given their new axis in the same place where every pair was meant, `expand_dims`'s axis
+- arrays and trees: two operands given their new axis in the same place where every pair was meant, `expand_dims`'s axis
   counted in the result, `jnp.vectorize` without the `signature=` of a function of matrices;
 - keys: `.T` on a stack of raw keys, a key constructor JAX removed, an implementation name JAX does not
   know, a 64-bit seed hashed inside `jit`, `dirichlet`'s scalar concentration, a key-path flatten that
@@ -30,9 +29,6 @@ from .convention_rules import _calls
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
 
-_NOT_CONTAINERS = {"NoneType", "str", "list", "tuple", "set", "function", "generator", "zip", "map", "range",
-                   "bytes", "method", "builtin_function_or_method", "type"}
-_CONTAINER = r"^(\w+) requires ndarray or scalar arguments, got <class '([\w.<>]+)'> at position"
 _CONDITIONS, _FUNCTIONS, _DIMENSION = r"with (\d+) condition", r"got (\d+)", r"dimension (\d+)"
 _SPEC_INDEX, _SPEC = r"in_specs.(\d+). is", r"in_specs.\d+. is (P\([^)]*\))"
 _IMPL = r'^unrecognized PRNG implementation "(\w+)"\. Did you mean one of: (.*)\?'
@@ -69,19 +65,6 @@ def _reduce_with_start(f: Facts) -> str:
     calls = [c for c in _calls(f, "tree_reduce", "tree.reduce") if len(c.args) == 2 and not c.keywords]
     return _line_with(f, calls[0], ast.Call(calls[0].func, calls[0].args, [ast.keyword("initializer", ast.Constant(0.0))])) \
         if calls else ""
-
-
-def _container_class(f: Facts) -> str:
-    name = f.group(_CONTAINER, 2).split(".")[-1]
-    return "" if not name or name in _NOT_CONTAINERS else name
-
-
-def _mapped_over_tree(f: Facts) -> str:
-    """`jnp.add(a, b)` on the line as `jax.tree.map(jnp.add, a, b)`."""
-    for call in _calls(f, "." + f.group(_CONTAINER)):
-        if call.args and not call.keywords:
-            return _line_with(f, call, ast.Call(ast.parse("jax.tree.map", mode="eval").body, [call.func, *call.args], []))
-    return ""
 
 
 def _transposed_keys(f: Facts) -> str:
@@ -220,10 +203,6 @@ FORM_RULES: list[Rule] = [
          lambda f: (f"give it a starting value: `{_reduce_with_start(f)}`" if _reduce_with_start(f) else
                     "give it a starting value, `initializer=0.0`")),
     # ---- arrays and trees
-    Rule("jnp-on-a-container", lambda f: bool(_container_class(f)) and bool(_mapped_over_tree(f)),
-         lambda f: (f"`jnp.{f.group(_CONTAINER)}` works on arrays, and it was given a `{_container_class(f)}`, a "
-                    f"container of arrays (a pytree)"),
-         lambda f: f"apply it leaf by leaf with `jax.tree.map`: `{_mapped_over_tree(f)}`"),
     Rule("pairs-need-two-axes", lambda f: f.says(r"^operands could not be broadcast together with shapes \(\d+, ?1\) "
                                                  r"\(\d+, ?1\)|^\w+ got incompatible shapes for broadcasting: "
                                                  r"\(\d+, 1\), \(\d+, 1\)\.") and bool(_pairs_table(f)),

@@ -139,8 +139,8 @@ HELDOUT_20_TOTAL_MINIMUM = 42
 # The twenty-first (the same brief, measuring the twentieth's revision): half its sources are API and guide
 # pages and library threads, as the JAX tracker's uncited threads that still fail run out.
 HELDOUT_21_MINIMUM = {"vmap": 6, "grad": 6, "loops": 6, "branches": 6, "pytrees": 6, "keys": 6,
-                      "custom-rules": 4, "shapes": 4, "other": 7}
-HELDOUT_21_TOTAL_MINIMUM = 51
+                      "custom-rules": 4, "shapes": 4, "other": 6}
+HELDOUT_21_TOTAL_MINIMUM = 50
 # The batches, in the order they were written: --heldout N checks BATCHES[N] against the earlier ones.
 BATCHES = (error_mistakes, heldout_error_mistakes, heldout_error_mistakes_2, heldout_error_mistakes_3,
            heldout_error_mistakes_4, heldout_error_mistakes_5, heldout_error_mistakes_6,
