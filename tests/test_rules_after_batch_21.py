@@ -18,7 +18,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from support.explain import rule_of as _rule, told as _told
+from support.explain import explanation_of as _block, rule_of as _rule, told as _told
 
 
 class _Pair(NamedTuple):
@@ -286,3 +286,67 @@ def test_take_along_axis_of_argmax_indices_is_told_keepdims():
     rule, fix = _told(lambda: jnp.take_along_axis(scores, jnp.argmax(scores, axis=1), axis=1))
     assert rule == "take-along-axis-ndim" and "keepdims=True" in fix
     jnp.take_along_axis(scores, jnp.argmax(scores, axis=1, keepdims=True), axis=1)
+
+
+class _PlantedCallable:
+    """A callable planted in a JAX module under a name a raised message gives: it counts calls and reads of
+    its signature (the explanation must do neither: reading a property runs the student's code)."""
+    calls = reads = 0
+
+    def __call__(self, *args, **kwargs):
+        _PlantedCallable.calls += 1
+
+    @property
+    def __signature__(self):
+        _PlantedCallable.reads += 1
+        return None
+
+
+class ConcretizationTypeError(TypeError):
+    """JAX's error's name, on a class student code can define and raise itself."""
+
+
+def _static_argument_message(name: str, where: str) -> str:
+    return (f"Abstract tracer value encountered where concrete value is expected: traced array with shape int32[]\n"
+            f"d argument of {name}\nThe error occurred while tracing the function {name} at {where}:1 for jit. "
+            f"This concrete value was not available in Python because it depends on the value of the argument d.")
+
+
+def _planted(a, d):
+    return a
+
+
+def test_a_raised_message_naming_a_library_function_imports_and_calls_nothing():
+    """`library-argument-static` takes a function's name from JAX's message, which student code can raise
+    itself: the name is looked up only in JAX's own modules (never in the module or file the message names),
+    an object planted there is neither called nor has its signature read, and the kernel's and the grader's
+    explanations both survive whatever is found. A plain function planted there is read (the rule's path
+    runs: the test would see a lookup that found nothing as a pass)."""
+    import sys
+
+    from autograder.checks import diagnose
+    planted_module = "jax.example_libraries.stax"
+    earlier = sys.modules.pop(planted_module, None)
+    try:
+        for name, planted in [("serial", None), ("__getattr__", None), ("__import__", None), ("system", None),
+                              ("planted_fn", _PlantedCallable()), ("planted_fn", _planted)]:
+            jnp.planted_fn = planted
+            message = _static_argument_message(name, "/site-packages/jax/example_libraries/stax.py")
+
+            def raise_it():       # the message raised from a jitted call's line, as the rule reads it
+                error = ConcretizationTypeError(message)
+                return jax.jit(jnp.planted_fn)(1, 2) if error is None else (_ for _ in ()).throw(error)
+            before = set(sys.modules)
+            block = _block(raise_it)                                    # the kernel's explanation
+            try:
+                raise_it()
+            except TypeError as exc:                                    # the grader's, from the description
+                diagnose.student_error_text(diagnose.describe_exception(exc))
+            assert planted_module not in sys.modules, name
+            assert not {m for m in set(sys.modules) - before if not m.startswith(("jax", "autograder"))}, name
+            assert ("functools.partial(jnp.planted_fn, d=2)" in block) == (planted is _planted), (name, block)
+        assert _PlantedCallable.calls == _PlantedCallable.reads == 0
+    finally:
+        del jnp.planted_fn
+        if earlier is not None:
+            sys.modules[planted_module] = earlier

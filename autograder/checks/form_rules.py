@@ -24,6 +24,7 @@ import difflib
 import importlib
 import inspect
 import re
+import types
 
 from .convention_rules import _calls
 from .rule_facts import Facts, Rule
@@ -141,14 +142,19 @@ def _signature(f: Facts) -> str:
 
 
 def _library_function(f: Facts):
-    """JAX's own function of the name the message gives, from the modules a student jits whole, or None."""
+    """JAX's own function of the name the message gives, from the modules a student jits whole, or None.
+
+    The name comes from a message student code can raise itself, and the kernel's JAX modules are the
+    student's to change: only a plain function or one of JAX's own callable types is returned, so reading
+    its signature runs no student code (a planted object's `__signature__` property is never read)."""
     name = f.group(_STATIC_LIBRARY, 2)
     for module in _LIBRARIES if name else ():
         try:
             found = getattr(importlib.import_module(module), name, None)
         except ImportError:
             continue
-        if callable(found):
+        kind = type(found)
+        if kind in (types.FunctionType, types.BuiltinFunctionType) or kind.__module__.startswith(("jax.", "jaxlib.")):
             return found
     return None
 
