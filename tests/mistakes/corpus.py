@@ -539,6 +539,64 @@ CATEGORIES = {
     # or (m,)), not the same trailing axis on both
     "pairwise-axes-b21d": r"\[None, ?:\]|\[jnp\.newaxis, ?:\]|\[np\.newaxis, ?:\]|\.outer\(|(?i:\bpairwise\b|\b(different|opposite|other|separate|distinct)\b[^\n]{0,25}\b(axis|axes|positions?|dimensions?)\b[^\n]{0,40}\b(operand|array|input|other)s?\b|\b(leading|first)\b[^\n]{0,20}\b(new |singleton |size-1 )?(axis|dimension)\b[^\n]{0,40}\b(second|other)\b)",
     "spec-rank-b21d": r"(?i)\bP\(\)|PartitionSpec\(\)|\b(shorter|fewer entries)\b[^\n]{0,40}\b(spec|in_specs|PartitionSpec)\b|\b(spec|in_specs|PartitionSpec)\b[^\n]{0,60}\b(shorter|no longer than|at most as many|no more entries)\b|\bone entry per (axis|dimension)\b|\bempty (spec|PartitionSpec)\b",
+    # added with the twenty-second held-out batch, part a (written from the maintainers' fixes alone)
+    # pull a cotangent back through a nonlinear function with `jax.vjp` (or grad); `jax.linear_transpose` only
+    # transposes functions that are linear in their input
+    "vjp-not-transpose-b22a": r"jax\.vjp\(|(?i:\bvjp\b[^\n]{0,40}\b(instead of|rather than|not)\b[^\n]{0,20}"
+                              r"`?(jax\.)?linear_transpose|\blinear_transpose\b[^\n]{0,80}\b(only|requires?|must be|"
+                              r"is for|assumes?)\b[^\n]{0,30}\blinear\b)",
+    # added with the twenty-second held-out batch, part b (written from the maintainers' fixes alone)
+    # choose between two pytrees (a tuple of several values) with `lax.cond`, whose branches may return any
+    # matching structure, instead of `jnp.where`, which takes arrays only
+    "cond-pytree-b22b": r"lax\.cond\(|(?i:\b(lax\.)?cond\b[^\n]{0,60}\b(tuples?|pytrees?|structures?|containers?|several (values|outputs|arrays)|multiple (values|outputs|arrays))\b|\bjnp\.where\b[^\n]{0,60}\b(arrays? only|only (takes|accepts) arrays|not (a )?tuples?)\b)",
+    # differentiate through `lax.cond`, which evaluates (and differentiates) only the branch taken, instead of
+    # `jnp.where`, whose untaken branch (a log at zero) still feeds a nan into the gradient
+    "cond-one-branch-b22b": r"lax\.cond\(|(?i:\b(lax\.)?cond\b[^\n]{0,80}\b(only|just)\b[^\n]{0,30}\b(one|the taken|the selected|the chosen|the active)\b[^\n]{0,20}\bbranch)",
+    # added with the twenty-second held-out batch, part c (written from the maintainers' fixes alone)
+    # jax.random.bits draws raw bits: its dtype must be an unsigned integer dtype (uint8/16/32/64)
+    "uint-bits-b22c": r"jnp\.uint(8|16|32|64)\b|(?i:\bunsigned\b[^\n]{0,30}\b(int\w*|dtype)\b|\buint(8|16|32|64)?\b[^\n]{0,20}\bdtype\b)",
+    # a key that is meant to be used twice under key-reuse checking is passed through jax.random.clone first
+    "clone-key-b22c": r"jax\.random\.clone\(|(?i:\bclone\w*\b[^\n]{0,40}\bkeys?\b|\bkeys?\b[^\n]{0,40}\bclone\w*\b)",
+    # jax.tree.unflatten takes the treedef first and the leaves second
+    "unflatten-arg-order-b22c": r"unflatten\((\w*def\w*|\w*struct\w*), ?\w+\)|(?i:\btreedef\b[^\n]{0,40}\bfirst\b|\bfirst\b[^\n]{0,40}\btreedef\b|\b(swap|revers|switch)\w*\b[^\n]{0,40}\b(arguments?|order|treedef)\b|\b(argument|parameter) order\b)",
+    # a key path entry of a dict is a DictKey, whose field is `.key` (`.name` belongs to GetAttrKey)
+    "dictkey-field-b22c": r"\.key\b|(?i:\bDictKey\b[^\n]{0,60}\bkey\b)",
+    # reduce over whole container nodes (here NamedTuples) by telling the traversal to stop at them: is_leaf=
+    "whole-node-leaf-b22c": r"is_leaf=lambda \w+: isinstance\(\w+, \w+\)|(?i:\bis_leaf\b[^\n]{0,60}\b(NamedTuple|node|whole|class|instances?|containers?|struct\w*)\b|\b(treat|stop at|keep)\b[^\n]{0,40}\b(each|the|whole)\b[^\n]{0,30}\b(NamedTuple|node|container|struct\w*)s?\b[^\n]{0,30}\bleaf\b)",
+    # is_leaf returns True to STOP the traversal (the node becomes a leaf), False to descend into it: the
+    # predicate was written the wrong way round and has to be inverted
+    "is-leaf-true-stops-b22c": r"is_leaf=lambda \w+: isinstance\(|(?i:\bis_leaf\b[^\n]{0,80}\bTrue\b[^\n]{0,40}\b(leaf|stop\w*|whole)\b|\bTrue\b[^\n]{0,30}\b(stops?|halts?|ends?)\b[^\n]{0,30}\b(traversal|flattening|descent)\b|\b(invert|negat|flip|revers)\w*\b[^\n]{0,30}\b(the )?(predicate|is_leaf|condition|test)\b)",
+    # added with the twenty-second held-out batch, part d (written from the maintainers' fixes alone)
+    # lax.custom_linear_solve calls `solve(matvec, b)`: the solve function takes the matvec and the right-hand side
+    "solve-matvec-b22d": r"solve=lambda \w+, \w+:|solve\(\s*matvec\s*,|(?i:\bsolve\b[^\n]{0,60}\btwo (arguments|parameters)\b"
+                         r"|\b(takes|receives?|accepts?|called with|signature)\b[^\n]{0,30}\bmatvec\b[^\n]{0,30}"
+                         r"\b(and|,)\b[^\n]{0,10}\b(the )?(right-hand side|rhs|b)\b)",
+    # a custom_vmap rule returns the pair (batched outputs, which outputs are batched)
+    "vmap-rule-pair-b22d": r"out_batched|(?i:\b(pair|tuple|two things)\b[^\n]{0,60}\b(batched|batch(ing)? (flags?|status))\b"
+                           r"|\b(outputs?|results?)\b[^\n]{0,30}\b(and|with|plus)\b[^\n]{0,40}\bwhether\b[^\n]{0,30}\bbatched\b)",
+    # defjvps takes one rule per positional argument of the primal, None where the argument has none
+    "defjvps-none-b22d": r"defjvps\(None|(?i:\bNone\b[^\n]{0,60}\b(for|in place of|placeholder|in the slot)\b[^\n]{0,40}"
+                         r"\b(argument|input|position|rule)s?\b|\b(one|a) (rule|function|entry|jvp|tangent function) "
+                         r"(per|for each|for every) (positional )?(argument|input)\b)",
+    # jnp.convolve is 1-D only: a 2-D convolution goes to jax.scipy.signal.convolve2d (or signal.convolve / lax.conv)
+    "convolve2d-b22d": r"convolve2d|signal\.convolve\b|conv_general_dilated",
+    # a non-square matrix has no inverse: use the pseudo-inverse (or a least-squares solve)
+    "pinv-b22d": r"\bpinv\b|\blstsq\b|(?i:\bpseudo-?inverse\b)",
+    # jnp.interp interpolates one 1-D table at a time: map it over the rows of a 2-D fp (vmap)
+    "interp-rows-b22d": r"jax\.vmap\(|(?i:\b(each|every|one|per)\b[^\n]{0,20}\b(row|curve|series|table)\b[^\n]{0,60}"
+                        r"\b(separately|at a time|vmap|map)\b|\bfp\b[^\n]{0,40}\b(1-?d|one-dimensional)\b)",
+    # an einsum operand needs one subscript letter per axis (a vector gets one letter)
+    "einsum-subscripts-b22d": r"(?i)\b(one|a) (letter|index|subscript|label)\b[^\n]{0,30}\b(per|for each|for every)\b"
+                              r"[^\n]{0,20}\b(axis|dimension)\b|\bsubscripts?\b[^\n]{0,80}\b(ndim|number of (axes|dimensions)"
+                              r"|rank)\b|\b(number of (axes|dimensions)|ndim|rank)\b[^\n]{0,80}\bsubscripts?\b"
+                              r"|['\"]ij,j->i['\"]",
+    # meshgrid builds the grid from 1-D coordinate vectors: pass the vectors themselves, not columns or grids
+    "meshgrid-1d-b22d": r"(?i)\b(1-?d|one-dimensional|flat)\b[^\n]{0,40}\b(coordinate|vectors?|arrays?|inputs?)\b"
+                        r"|\.ravel\(\)|\.reshape\(-1\)|\bsqueeze\b|(drop|remove|without)\b[^\n]{0,20}`?\[:, ?None\]",
+    # pmap maps over devices: the mapped axis can be no longer than the device count (reshape to local_device_count)
+    "device-count-b22d": r"local_device_count|device_count\(\)|(?i:\b(leading|mapped) (axis|dimension)\b[^\n]{0,60}"
+                         r"\b(number of|available) devices\b|\bnumber of (available )?devices\b[^\n]{0,60}"
+                         r"\b(leading|mapped) (axis|dimension)\b|xla_force_host_platform_device_count)",
 }
 
 
