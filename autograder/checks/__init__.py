@@ -41,7 +41,9 @@
                  split, partials of one function) and `argument_rules` (an argument in a form its
                  function refuses: `lax.reduce`'s initial values, `lax.pad`'s triples, a device index)
                  and `form_rules` (a call in a form its function's convention rules out: `jnp.select`'s
-                 `default=`, `jnp.piecewise`'s count, `.T` on raw keys) in the same table;
+                 `default=`, `jnp.piecewise`'s count, `.T` on raw keys) and `input_rules` (an input JAX's
+                 message says its function refuses: `bits`' unsigned dtype, `tree.unflatten`'s treedef
+                 first, `jnp.where` between two tuples) in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

@@ -43,6 +43,7 @@ _DEVICE_INDEX = r"Received invalid value: (\d+)$"
 _AXIS_LENGTH = r"a.shape.axis. is (\d+)"
 _P_LENGTH = r"p has shape \((\d+),?\)"
 _KEY_KIND = r"^.(\w+)"
+_ENTRY_FIELD = {"DictKey": "key", "GetAttrKey": "name", "SequenceKey": "idx", "FlattenedIndexKey": "key"}
 
 
 def _g(f: Facts, pattern: str, group: int = 1) -> str:
@@ -245,7 +246,9 @@ ARGUMENT_RULES: list[Rule] = [
                                                    r"attribute '(key|name|idx)'"),
          lambda f: (f"the entries of a key path are of several kinds, one per kind of node: `DictKey` has `.key`, "
                     f"`GetAttrKey` `.name`, `SequenceKey` `.idx`; this one is a `{_g(f, _KEY_KIND)}`"),
-         "read any entry as text with `str(entry)` (or the whole path with `jax.tree_util.keystr(path)`)"),
+         lambda f: (f"read a `{_g(f, _KEY_KIND)}`'s own field, `.{_ENTRY_FIELD.get(_g(f, _KEY_KIND), 'key')}`; where one "
+                    f"path mixes kinds of nodes, read each kind's field, or the whole path as text with "
+                    f"`jax.tree_util.keystr(path)`")),
     Rule("transpose-inner-mismatch", lambda f: f.says(r"^Mismatch\s+PyTreeDef") and bool(_calls(f, "tree.transpose", "tree_transpose")),
          "the tree must be the outer treedef with the inner one at each of its leaves, and these do not compose to it",
          "let JAX read the inner structure from the tree: pass `None` as the inner treedef "

@@ -40,31 +40,25 @@ _LIBRARIES = ("jax.scipy.special", "jax.numpy", "jax.nn", "jax.scipy.stats", "ja
               "jax.scipy.signal", "jax.lax", "jax.random", "jax.numpy.fft")
 
 
-def _line_with(f: Facts, old: ast.AST, new: ast.AST) -> str:
-    """The failing line with the source of `old` replaced by `new`'s."""
-    line = f.code.strip()
-    return line.replace(ast.get_source_segment(line, old) or ast.unparse(old), ast.unparse(new), 1)
-
-
 def _select_with_default(f: Facts) -> str:
     """`jnp.select(conds, [a, b, c])` with one choice more than conditions, its last choice as `default=`."""
     for call in _calls(f, "select"):
         if len(call.args) == 2 and all(isinstance(a, (ast.List, ast.Tuple)) for a in call.args) \
                 and len(call.args[1].elts) == len(call.args[0].elts) + 1:
             choices = type(call.args[1])(elts=call.args[1].elts[:-1], ctx=ast.Load())
-            return _line_with(f, call, ast.Call(call.func, [call.args[0], choices],
+            return f.line_with(call, ast.Call(call.func, [call.args[0], choices],
                                                 [*call.keywords, ast.keyword("default", call.args[1].elts[-1])]))
     return ""
 
 
 def _where_with_else(f: Facts) -> str:
     calls = [c for c in _calls(f, "where") if len(c.args) == 2 and not c.keywords]
-    return _line_with(f, calls[0], ast.Call(calls[0].func, [*calls[0].args, ast.Constant(0.0)], [])) if calls else ""
+    return f.line_with(calls[0], ast.Call(calls[0].func, [*calls[0].args, ast.Constant(0.0)], [])) if calls else ""
 
 
 def _reduce_with_start(f: Facts) -> str:
     calls = [c for c in _calls(f, "tree_reduce", "tree.reduce") if len(c.args) == 2 and not c.keywords]
-    return _line_with(f, calls[0], ast.Call(calls[0].func, calls[0].args, [ast.keyword("initializer", ast.Constant(0.0))])) \
+    return f.line_with(calls[0], ast.Call(calls[0].func, calls[0].args, [ast.keyword("initializer", ast.Constant(0.0))])) \
         if calls else ""
 
 
@@ -89,7 +83,7 @@ def _removed_constructor(f: Facts) -> str:
     for call in _calls(f, f"{impl}_key") if impl else []:
         new = ast.Call(ast.parse("jax.random.PRNGKey", mode="eval").body, call.args,
                        [*call.keywords, ast.keyword("impl", ast.Constant(impl))])
-        return _line_with(f, call, new)
+        return f.line_with(call, new)
     return f"jax.random.PRNGKey(seed, impl='{impl}')" if impl else ""
 
 
@@ -173,7 +167,7 @@ def _partial_of_library(f: Facts) -> str:
                               f"{ast.unparse(call.args[index])})", mode="eval").body
             new = ast.Call(ast.Call(call.func.func, [bound, *call.func.args[1:]], call.func.keywords),
                            [a for i, a in enumerate(call.args) if i != index], call.keywords)
-            return _line_with(f, call, new)
+            return f.line_with(call, new)
     return ""
 
 

@@ -340,8 +340,11 @@ HABIT_RULES: list[Rule] = [
          lambda f: ("a jitted function can return only arrays (and containers of them); its output "
                     + f.group(r"at output component (\S+),", default="") + " is a `"
                     + f.group(r"returned a value of type <class .([\w.]+).>").rsplit(".", 1)[-1] + "`"),
-         "return only arrays from the jitted function: call a function that returns a function or another "
-         "object (as `ravel_pytree` returns its unravel function) outside `jax.jit`, and jit the array part"),
+         lambda f: ("return only the arrays from the jitted function, and keep the "
+                    + ("string" if f.says(r"returned a value of type <class 'str'>") else "object")
+                    + " outside it (a label, a name: added after the call, or closed over); a function that returns "
+                    "a function or another object (as `ravel_pytree` returns its unravel function) is called outside "
+                    "`jax.jit`, and its array part jitted")),
     Rule("pmap-scalar", lambda f: f.says(r"_internal_pmap_axis_name") and f.says(r"rank at least 1, but was applied to "
                                                                                  r"a value of rank 0"),
          lambda f: ("`jax.pmap` maps every argument along axis 0 unless `in_axes` says otherwise, and argument "

@@ -247,8 +247,7 @@ def _string_output(f: Facts) -> tuple[dict, str]:
         for call in _calls(f, t.get("transform") or "?") if t.get("transform") in _DERIVATIVES else []:
             if call.args and ast.unparse(call.args[0]) == t.get("fn") and not call.keywords:
                 new = ast.Call(call.func, call.args, [ast.keyword("has_aux", ast.Constant(True))])
-                return t, f.code.strip().replace(ast.get_source_segment(f.code.strip(), call) or ast.unparse(call),
-                                                 ast.unparse(new), 1)
+                return t, f.line_with(call, new)
     return {}, ""
 
 
@@ -269,7 +268,7 @@ def _split_ints(f: Facts) -> str:
             fn, grad = ast.unparse(call.func.args[0]), ast.unparse(call.func.func)
             as_dict = lambda pairs: ast.unparse(ast.Dict([k for k, _ in pairs], [v for _, v in pairs]))  # noqa: E731
             new = f"{grad}(lambda floats, ints: {fn}({{**floats, **ints}}))({as_dict(floats)}, {as_dict(fixed)})"
-            return f.code.strip().replace(ast.get_source_segment(f.code.strip(), call) or ast.unparse(call), new, 1)
+            return f.line_with(call, new)
     return ""
 
 

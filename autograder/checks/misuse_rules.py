@@ -34,6 +34,12 @@ _P = {
     "path": r"at path (\w+)",
 }
 
+def _jitted_here(f: Facts) -> str:
+    """The function jitted and called on the failing line, `jax.jit(fn)(...)`, by its name, or ''."""
+    m = re.search(r"\bjax\.jit\((\w+)\)\(", f.code)
+    return m.group(1) if m else ""
+
+
 def _or_default(f: Facts, part: int = 2) -> str:
     """`scale = scale or 1.0` (a default written with `or`) on the failing line: the name (or, with
     `part=3`, the default), or ''."""
@@ -104,9 +110,10 @@ MISUSE_RULES: list[Rule] = [
                                                  r"or lax\.fori_loop with dynamic start/stop"),
          lambda f: (f"reverse-mode autodiff (`jax.grad`) needs to know how many steps a loop ran, and this "
                     f"`{_loop_of(f)}`'s bounds are traced values, known only at run time"),
-         "give `lax.fori_loop` static start/stop (Python ints: `int(n)`, or an argument marked static), which makes it "
-         "a `lax.scan`; or loop with `lax.scan` over a fixed number of steps and mask the steps past the end "
-         "(`jnp.where(i < n, new, old)`)"),
+         lambda f: ("give `lax.fori_loop` static start/stop (Python ints: `int(n)`, or an argument marked static"
+                    + (f": `jax.jit({_jitted_here(f)}, static_argnums=i)`, `i` the bound's position"
+                       if _jitted_here(f) else "") + "), which makes it a `lax.scan`; or loop with `lax.scan` over a "
+                    "fixed number of steps and mask the steps past the end (`jnp.where(i < n, new, old)`)")),
     Rule("callback-vmap", lambda f: f.says(r"^vmap is only supported for the pure_callback primitive when vmap_method"),
          "`jax.pure_callback` does not know how to batch the host function: under `jax.vmap` (and "
          "`jnp.vectorize`, which is built on it) it needs to be told",

@@ -114,6 +114,14 @@ class Facts:
     def code(self) -> str:
         return (self.desc.get("where") or {}).get("code", "")
 
+    def line_with(self, old, new) -> str:
+        """The failing line with the source of node `old` replaced by `new` (a node, or source text): the
+        line's own text elsewhere, its quotes and spacing, is kept (`ast.unparse` of it all would not)."""
+        import ast
+        line = self.code.strip()
+        new = new if isinstance(new, str) else ast.unparse(new)
+        return line.replace(ast.get_source_segment(line, old) or ast.unparse(old), new, 1)
+
 
 @dataclass(frozen=True)
 class Rule:

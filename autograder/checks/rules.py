@@ -153,9 +153,9 @@ RULES: list[Rule] = [
     Rule("immutable", lambda f: f.is_("TypeError") and f.says(r"immutable|does not support item assignment"),
          "JAX arrays are immutable: `x[i] = v` cannot write into them",
          "build a new array instead: `x = x.at[i].set(v)`"),
-    Rule("key-reuse", lambda f: f.is_("KeyReuseError"),
-         "a PRNG key was used twice, so two 'independent' draws are identical",
-         "split the key, `key, subkey = jax.random.split(key)`, and give each draw a fresh subkey, used once"),
+    Rule("key-reuse", lambda f: f.is_("KeyReuseError"), "a PRNG key was used twice, so two 'independent' draws are identical",
+         "split the key, `key, subkey = jax.random.split(key)`, and give each draw a fresh subkey, used once; if a "
+         "draw is meant to repeat an earlier one, say so by giving it `jax.random.clone(key)`"),
     *STATED_RULES,         # what JAX's message or the line states outright (a static `length=`, `out_axes=`)
     *CONVENTION_RULES,     # conventions one message states exactly (a reduced SVD, a cotangent's containers)
     *LINE_HABIT_RULES,     # Python habits the student's line shows (a list searched by value), whatever JAX says

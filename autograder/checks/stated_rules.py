@@ -25,6 +25,7 @@ import re
 from .convention_rules import _calls
 from .argument_rules import ARGUMENT_RULES
 from .form_rules import FORM_RULES
+from .input_rules import INPUT_RULES
 from .intent_rules import INTENT_RULES
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
@@ -238,6 +239,7 @@ def _tree_of(leaves: str) -> str:
 
 STATED_RULES: list[Rule] = [
     *INTENT_RULES,          # what the line shows was meant (`intent_rules.py`, after the eighteenth batch)
+    *INPUT_RULES,           # an input JAX's message says its function refuses (`input_rules.py`, after the 22nd)
     *ARGUMENT_RULES,        # an argument in a form its function refuses (`argument_rules.py`, after the nineteenth)
     *FORM_RULES,            # a call in a form its function's convention rules out (`form_rules.py`, after the 21st)
     # ---- what JAX's message names
@@ -439,9 +441,4 @@ STATED_RULES: list[Rule] = [
                     f"({_complex_tangent(f)[1]})"),
          "take the tangent's real part, `jnp.real(t)`: the derivative of a real output is real (the imaginary parts "
          "of the complex intermediate values cancel in it)"),
-    Rule("callback-derivative", lambda f: f.says(r"^IO callbacks do not support JVP"),
-         "`io_callback` runs Python outside what JAX traces, so JAX has no derivative for it",
-         "wrap the function that calls it in `jax.custom_vjp` (or `jax.custom_jvp`) and give its derivative "
-         "yourself (`f.defvjp(fwd, bwd)`), or keep the callback out of what is differentiated (call it on "
-         "`lax.stop_gradient(x)`)"),
 ]

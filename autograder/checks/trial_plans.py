@@ -136,6 +136,7 @@ _LOOPS = {"scan": ("body", "init", "xs"), "fori_loop": ("lower", "upper", "body"
           "while_loop": ("cond", "body", "init")}
 KEEP, START = "keep the carry's type in the body", "start from the body's type"
 START_FULL = "start from the body's shape, broadcast"
+SWAP = "the body's two outputs the other way round"
 
 
 def _loop_call(source: str):
@@ -152,10 +153,11 @@ def _loop_call(source: str):
 
 
 def plan_carry(source: str) -> Plan | None:
-    """`lax.scan(body, init, xs)` (or `fori_loop`, `while_loop`) whose carry changes type: three
+    """`lax.scan(body, init, xs)` (or `fori_loop`, `while_loop`) whose carry changes type: the
     candidates, the body's new carry reshaped and cast back to the carry's type (`KEEP`), the
     initial carry reshaped and cast to the type the body returns (`START`), and the initial carry
-    broadcast to that type (`START_FULL`: a scalar start for a carry that holds one value per row).
+    broadcast to that type (`START_FULL`: a scalar start for a carry that holds one value per row); for
+    `scan`, also the body's two outputs swapped (`SWAP`: a body that returns `(y, carry)`).
     A reshape is kept only where the sizes agree (a singleton axis gained or lost), and the body must
     return the type it starts from, so a carry that grows at every step traces none."""
     loop, node = _loop_call(source)
@@ -205,6 +207,11 @@ def plan_carry(source: str) -> Plan | None:
                     return run(lambda i, c: like(body(i, c), c), init)
                 return run(lambda c: like(body(c), c), init)
 
+            if index == 3:                   # SWAP: a scan body that returns `(y, carry)`
+                if loop != "scan":
+                    raise TypeError("only a scan's body returns a pair")
+                return run(lambda c, x: tuple(body(c, x))[::-1], init)
+
             def first_step(start):           # START: the initial carry made like the body's output
                 if loop == "scan":
                     x = None if v["xs"] is None else jax.tree.map(lambda a: a[0], v["xs"])
@@ -212,7 +219,7 @@ def plan_carry(source: str) -> Plan | None:
                 return body(v["lower"], start) if loop == "fori_loop" else body(start)
             return run(body, like(init, jax.eval_shape(first_step, init), broadcast=index == 2))
         return lambda: jax.eval_shape(trial)
-    return Plan("carry", [KEEP, START, START_FULL], build)
+    return Plan("carry", [KEEP, START, START_FULL, SWAP], build)
 
 
 # ---------------------------------------------------------------- an elementwise operation

@@ -135,7 +135,7 @@ def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: 
     """KEEP (the body's new carry made like the start) and START (the start made like the body's
     output) as they traced; when neither traced (a carry that grows, or a shape and a dtype that
     both change), the rule's own fix, as a guess."""
-    from .trial_plans import KEEP, START, START_FULL
+    from .trial_plans import KEEP, START, START_FULL, SWAP
     t = _tried(f, "carry")
     if not t:
         return guess(fallback)
@@ -160,6 +160,9 @@ def carry_fix(f: Facts, component: str, before: str, after: str, dtype_changed: 
         return (f"{TRACES}starting `{component}` with the shape the body returns, {after} (a carry has one fixed "
                 f"shape): an initial value of that shape, e.g. `{zeros}`, if the carry is meant to hold that many "
                 f"values; if it is meant to stay {before}, reduce the body's new value to that shape instead")
+    if SWAP in traced:            # last: a swapped body that traces keeps its carry unchanged, which others fix too
+        return (f"{TRACES}the body's two outputs the other way round: a scan body must return `(carry, y)`, the new "
+                f"carry first and the value to stack second, and yours returns `{component}`'s new value second")
     return guess(fallback)
 
 
