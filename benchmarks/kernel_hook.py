@@ -69,6 +69,9 @@ CELLS = {
     # after batch 21: a call in a form its function rules out (`checks/form_rules.py`), a transposed scan input
     "select with its fallback among the choices (form rule)": "jnp.select([w < 0], [w * 0, w])",
     "a scan input laid out the other way (intent rule)": "lax.scan(lambda c, ab: (c, None), 0.0, (xs, xs, xs.T))",
+    # after batch 22: an input a function refuses (`checks/input_rules.py`), a scan body's outputs swapped (tried)
+    "unflatten with the leaves first (input rule)": "jax.tree.unflatten(*jax.tree.flatten({'a': w}))",
+    "scan body returning (y, carry) (carry trial)": "lax.scan(lambda c, x: (jnp.stack([x[0], c]), c + x[0]), 0.0, xs)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -597,6 +597,82 @@ CATEGORIES = {
     "device-count-b22d": r"local_device_count|device_count\(\)|(?i:\b(leading|mapped) (axis|dimension)\b[^\n]{0,60}"
                          r"\b(number of|available) devices\b|\bnumber of (available )?devices\b[^\n]{0,60}"
                          r"\b(leading|mapped) (axis|dimension)\b|xla_force_host_platform_device_count)",
+    # added with the twenty-third held-out batch, part a (written from the maintainers' fixes alone)
+    # grad differentiates a floating-point result: give the function a float output (cast it back with astype)
+    "float-output-b23a": r"(?i)\.astype\((jnp\.|np\.)?float(16|32|64)?\)|\bfloat(ing[- ]point)?\b[^\n]{0,20}\b(output|result|loss|value)\b"
+                         r"|\b(output|result|loss|return value)\b[^\n]{0,40}\bfloat(ing[- ]point)?\b"
+                         r"|\b(remove|drop|avoid|without)\b[^\n]{0,30}\b(integer|int32|int)\b[^\n]{0,10}\b(cast|conversion)",
+    # dynamic_slice_in_dim / dynamic_slice: the start index may be traced, the slice size must be a static Python int
+    "static-slice-size-b23a": r"(?i)\bslice[_ ]sizes?\b[^\n]{0,60}\b(static|python int\w*|concrete|fixed|constant|known)\b"
+                              r"|\b(static|python int\w*|concrete|fixed|constant)\b[^\n]{0,40}\bslice[_ ]sizes?\b"
+                              r"|dynamic_slice_in_dim\([^\n,]+,[^\n,]+, ?\d+\)",
+    # a vjp pullback takes a cotangent shaped like the primal output (a bare array here), not wrapped in a tuple
+    "cotangent-structure-b23a": r"(?i)\bsame (tree |pytree |container )?structure as (the )?(primal )?(output|out|result)"
+                                r"|\b(not|without|instead of|rather than|drop|remove)\b[^\n]{0,30}\b(wrapp\w*|inside|in)\b"
+                                r"[^\n]{0,10}\b(a |one-element |single-element )?tuple\b|\bbare (array|cotangent)\b",
+    # added with the twenty-third held-out batch, part b (written from the maintainers' fixes alone)
+    # docs.jax.dev jax.ensure_compile_time_eval: a value computed only from constants, needed by Python control flow
+    # inside jit, is evaluated eagerly inside `with jax.ensure_compile_time_eval():`
+    "compile-time-eval-b23b": r"ensure_compile_time_eval",
+    # added with the twenty-third held-out batch, part c (written from the maintainers' fixes alone)
+    # jax.random.uniform names its bounds `minval` and `maxval` (not NumPy's `low`/`high`)
+    "minval-maxval-b23c": r"\bminval=|\bmaxval=|(?i:\bminval\b[^\n]{0,20}\b(and|/|,)\b[^\n]{0,6}`?maxval\b"
+                          r"|\b(low|high)\b`?[^\n]{0,40}\b(minval|maxval)\b)",
+    # multivariate_normal takes a full (n, n) covariance matrix: build it from per-coordinate variances with jnp.diag
+    "diag-cov-b23c": r"jnp\.diag\(|(?i:\bdiagonal (covariance )?matri(x|ces)\b|\b(full|square)\b[^\n]{0,20}"
+                     r"\b\(?n, ?n\)?\b[^\n]{0,20}\bcov\w*|\bcov\w*\b[^\n]{0,40}\bshape `?\(\.\.\., ?n, ?n\))",
+    # fold_in folds one integer into a key: fold a batch of integers in by vmapping fold_in over them
+    "vmap-fold-in-b23c": r"jax\.vmap\(lambda \w+: jax\.random\.fold_in\(|(?i:\bvmap\w*\b[^\n]{0,40}\bfold_in\b"
+                         r"|\bfold_in\b[^\n]{0,60}\bvmap\b|\bfold_in\b[^\n]{0,40}\b(one|a single|scalar) (integer|int|value)\b)",
+    # jax.tree.all calls Python's all() on the leaves: reduce each array leaf to one bool first (jnp.all per leaf)
+    "bool-leaves-b23c": r"jax\.tree\.all\(jax\.tree\.map\(|tree_all\(jax\.tree_util\.tree_map\(|(?i:\b(reduce|map|turn|convert)\w*"
+                        r"\b[^\n]{0,40}\b(each|every)\b[^\n]{0,20}\bleaf\b[^\n]{0,40}\b(bool\w*|jnp\.all|single (truth )?value)"
+                        r"|\bleaves\b[^\n]{0,40}\b(must|should|need to) be\b[^\n]{0,20}\b(bool\w*|scalars?|truth values?)\b)",
+    # the function given to jax.tree.map_with_path receives the key path first, then the leaf
+    "path-first-b23c": r"lambda (path|kp|p|keypath|key_path|_), \w+:|(?i:\b(key )?path\b[^\n]{0,40}\bfirst (positional )?"
+                       r"(argument|parameter)\b|\bfirst (positional )?(argument|parameter)\b[^\n]{0,40}\b(key )?path\b"
+                       r"|\btwo (arguments|parameters)\b[^\n]{0,40}\bpath\b)",
+    # the unravel function of ravel_pytree takes a flat vector of the same length as the one ravel_pytree returned
+    "unravel-length-b23c": r"\.shape\[0\]\]|(?i:\bsame (length|size)\b[^\n]{0,60}\b(flat|raveled|ravelled|vector|ravel_pytree)"
+                           r"|\b(flat|raveled|ravelled)\b[^\n]{0,40}\b(vector|array)\b[^\n]{0,40}\b(same|matching|full) "
+                           r"(length|size)\b|\bunravel\w*\b[^\n]{0,60}\b(length|size)\b[^\n]{0,30}\b(match\w*|equal|same)\b)",
+    # jax.tree.reduce calls its function with two arguments (accumulator, leaf): give it a binary function
+    "binary-reducer-b23c": r"lambda (acc|a|x|total|carry|s), \w+:|operator\.add\b|jnp\.add\b|(?i:\b(two|binary|2)\b[^\n]{0,20}"
+                           r"\b(arguments?|parameters?|function|operation)\b|\b(accumulator|running (total|value))\b[^\n]{0,40}"
+                           r"\b(leaf|next|each)\b)",
+    # jax.tree.transpose's outer_treedef describes only the outer container (one star per inner tree), not the full tree
+    "outer-only-treedef-b23c": r"jax\.tree\.structure\(\[['\"]\*['\"]\]|jax\.tree\.structure\(\[0\]|(?i:\bouter\b[^\n]{0,40}"
+                               r"\b(container|level|list|structure)\b[^\n]{0,40}\b(only|alone|stars?|placeholders?|leaves)\b"
+                               r"|\bouter_treedef\b[^\n]{0,60}\b(not|instead of|rather than)\b[^\n]{0,30}\b(whole|full|entire)\b)",
+    # jax.random samplers take the output shape as `shape` (a sequence of ints), not NumPy's `size`
+    "shape-not-size-b23c": r"\bshape=\(|(?i:`?\bshape\b`?[^\n]{0,30}\b(instead of|not|rather than)\b[^\n]{0,10}`?size\b"
+                           r"|`?\bsize\b`?[^\n]{0,40}\b(is )?(numpy|np\.random)'?s?\b[^\n]{0,30}\bshape\b)",
+    # added with the twenty-third held-out batch, part d (written from the maintainers' fixes alone)
+    # lax.custom_root's tangent_solve takes two positional arguments: the linearized function g and the
+    # right-hand side y (for a scalar, `lambda g, y: y / g(1.0)`)
+    "tangent-solve-args-b23d": r"lambda g, ?y:|(?i:\btangent_solve\b[^\n]{0,80}\b(two|2) (positional )?(arguments|parameters)\b"
+                               r"|\btangent_solve\b[^\n]{0,80}\b(linear(i[sz]ed)? )?(function|map) `?g`?\b"
+                               r"|\b(takes?|receives?|gets?|accepts?)\b[^\n]{0,30}\b(the )?(linear(i[sz]ed)? )?(function|map)"
+                               r"\b[^\n]{0,20}\b(and|as well as)\b[^\n]{0,20}\b(the )?(right-hand side|rhs|`?y`?)\b)",
+    # reverse-mode differentiation of lax.custom_linear_solve needs a transpose_solve (or symmetric=True)
+    "transpose-solve-b23d": r"transpose_solve=|symmetric=True|(?i:\btranspose[_ ]solve\b[^\n]{0,60}\b(required|needed|missing"
+                            r"|supply|provide|pass|give|add)\w*|\b(supply|provide|pass|give|add|define)\w*\b[^\n]{0,40}"
+                            r"\btranspose[_ ]solve\b)",
+    # lax.reduce_window takes one window size (and stride) per operand axis: (1, 2, 2, 1) for NHWC pooling
+    "window-per-axis-b23d": r"\(1, ?\d+, ?\d+, ?1\)|(?i:\b(one|an?) (window )?(entry|size|dimension|value|stride)s?\b[^\n]{0,30}"
+                            r"\b(per|for (each|every))\b[^\n]{0,20}\b(axis|dimension|operand (axis|dimension))\b"
+                            r"|\bwindow_(dimensions|strides)\b[^\n]{0,60}\b(same length|as many|rank|ndim|number of (axes"
+                            r"|dimensions))\b|\b(size|length) 1\b[^\n]{0,40}\b(batch|channel)\w*\b)",
+    # take the diagonals of a stack of matrices with jnp.diagonal over the last two axes (diag is 1-D/2-D only)
+    "diagonal-b23d": r"jnp\.diagonal\(|\baxis1=|\baxis2=|(?i:`?\bdiagonal\b`?[^\n]{0,40}\b(instead of|not|rather than)\b"
+                     r"[^\n]{0,10}`?(jnp\.)?diag\b|\bvmap\w*\b[^\n]{0,40}\bdiag\b)",
+    # say which axis of each operand tensordot contracts: a pair of axis sequences, not an int
+    "tensordot-axes-b23d": r"axes=\(\(|axes=\(\[|axes=\[\[|(?i:\bpair of (axis )?(sequences|lists|tuples)\b|\b(which|one) axis "
+                           r"(of|for) each (operand|array|argument)\b|\baxes=\d\b[^\n]{0,60}\b(last|first)\b[^\n]{0,40}\b"
+                           r"(first|last)\b)",
+    # give jnp.average the axis its 1-D weights run along when their shape differs from the data's
+    "weights-axis-b23d": r"average\([^\n]*\baxis=|(?i:\b(pass|give|specify|set|name)\w*\b[^\n]{0,30}`?\baxis\b`?[^\n]{0,60}"
+                         r"\bweights?\b|\bweights?\b[^\n]{0,80}\b(pass|give|specify|set|name)\w*\b[^\n]{0,30}`?\baxis\b`?)",
 }
 
 
