@@ -43,7 +43,9 @@
                  and `form_rules` (a call in a form its function's convention rules out: `jnp.select`'s
                  `default=`, `jnp.piecewise`'s count, `.T` on raw keys) and `input_rules` (an input JAX's
                  message says its function refuses: `bits`' unsigned dtype, `tree.unflatten`'s treedef
-                 first, `jnp.where` between two tuples) in the same table;
+                 first, `jnp.where` between two tuples) and `signature_rules` (arguments against a function's
+                 signature convention: `map_with_path`'s `(path, leaf)`, NumPy's `low=` on `jax.random`)
+                 in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own
                  values, in a forked child, before the message tells them; `trial_plans` lists each

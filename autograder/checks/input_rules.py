@@ -265,7 +265,7 @@ INPUT_RULES: list[Rule] = [
          "`jax.tree.unflatten(treedef, leaves)` takes the treedef first; here the leaves came first, and a list "
          "has no `unflatten`",
          lambda f: f"swap them, treedef first: `{_unflatten_swapped(f)}`"),
-    Rule("flatten-pair", lambda f: f.says(r"requires ndarray or scalar arguments") and bool(_flatten_as_leaves(f)),
+    Rule("flatten-returns-pair", lambda f: f.says(r"requires ndarray or scalar arguments") and bool(_flatten_as_leaves(f)),
          "`jax.tree.flatten` returns a pair, the leaves and the treedef, not the leaves alone",
          lambda f: f"take the leaves: `{_flatten_as_leaves(f)}` (or unpack `leaves, treedef = jax.tree.flatten(...)`)"),
     Rule("dataclass-decorator-fields", lambda f: bool(_dataclass_decorator(f)),

@@ -104,7 +104,10 @@ MISUSE_RULES: list[Rule] = [
                                                r"custom_vjp|partial|builtin_function_or_method|method)'>"),
          lambda f: f"`{_first(_P['path'], f.text, 'an argument')}` is a function, and jit traces every argument it is not told is static",
          lambda f: (f"mark it static: `jax.jit(fn, static_argnames='{_first(_P['path'], f.text, 'f')}')` "
-                    f"(each function compiles its own version), or close over it")),
+                    f"(each function compiles its own version), or close over it"
+                    + (f"; or pass the partial as a pytree, `{f.code.strip().replace('functools.partial(', 'jax.tree_util.Partial(', 1)}`: "
+                       f"its bound arrays are traced, and one compile serves every value"
+                       if "<class 'functools.partial'>" in f.text and "functools.partial(" in f.code else ""))),
     # ---- loops and callbacks under transformations
     Rule("loop-reverse-dynamic", lambda f: f.says(r"^Reverse-mode differentiation does not work for lax\.while_loop "
                                                  r"or lax\.fori_loop with dynamic start/stop"),

@@ -26,6 +26,7 @@ from .convention_rules import _calls
 from .argument_rules import ARGUMENT_RULES
 from .form_rules import FORM_RULES
 from .input_rules import INPUT_RULES
+from .signature_rules import SIGNATURE_RULES
 from .intent_rules import INTENT_RULES
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
@@ -240,6 +241,7 @@ def _tree_of(leaves: str) -> str:
 STATED_RULES: list[Rule] = [
     *INTENT_RULES,          # what the line shows was meant (`intent_rules.py`, after the eighteenth batch)
     *INPUT_RULES,           # an input JAX's message says its function refuses (`input_rules.py`, after the 22nd)
+    *SIGNATURE_RULES,       # arguments against a function's signature convention (`signature_rules.py`, the 23rd)
     *ARGUMENT_RULES,        # an argument in a form its function refuses (`argument_rules.py`, after the nineteenth)
     *FORM_RULES,            # a call in a form its function's convention rules out (`form_rules.py`, after the 21st)
     # ---- what JAX's message names
