@@ -90,6 +90,11 @@ def _meshgrid_vectors(f: Facts) -> str:
     return ""
 
 
+def with_first_parameter(f: Facts, node: ast.Lambda, first: str) -> str:
+    """The line with lambda `node` given `first` as a new first parameter (a function JAX calls with one more)."""
+    return f.line_with(node, f"lambda {first}, {ast.unparse(node)[len('lambda '):]}")
+
+
 def _solve_call(f: Facts) -> ast.Call | None:
     calls = _calls(f, "custom_linear_solve")
     return calls[0] if calls else None
@@ -100,7 +105,7 @@ def _solve_two_arguments(f: Facts) -> str:
     call = _solve_call(f)
     for k in call.keywords if call and f.says(r"takes 1 positional argument but 2 were given") else []:
         if k.arg in ("solve", "transpose_solve") and isinstance(k.value, ast.Lambda) and len(k.value.args.args) == 1:
-            return f.line_with(k.value, f"lambda matvec, {ast.unparse(k.value)[len('lambda '):]}")
+            return with_first_parameter(f, k.value, "matvec")
     return ""
 
 

@@ -22,6 +22,7 @@ import ast
 import re
 
 from .convention_rules import _calls
+from .input_rules import with_first_parameter
 from .rule_facts import Facts, Rule
 from .trial_texts import guess
 
@@ -54,15 +55,10 @@ def _one_param_lambda(node) -> bool:
     return isinstance(node, ast.Lambda) and len(node.args.args) == 1 and not node.args.vararg
 
 
-def _two_params(f: Facts, node: ast.Lambda, first: str) -> str:
-    """The line with the one-parameter lambda `node` given `first` as a new first parameter."""
-    return f.line_with(node, f"lambda {first}, {ast.unparse(node)[len('lambda '):]}")
-
-
 def _path_lambda(f: Facts) -> str:
     for call in _calls(f, "map_with_path") if f.says(r"takes 1 positional argument but 2 were given") else []:
         if call.args and _one_param_lambda(call.args[0]):
-            return _two_params(f, call.args[0], "path")
+            return with_first_parameter(f, call.args[0], "path")
     return ""
 
 
@@ -70,7 +66,7 @@ def _tangent_solve(f: Facts) -> str:
     for call in _calls(f, "custom_root") if f.says(r"takes 1 positional argument but 2 were given") else []:
         given = call.args[3] if len(call.args) > 3 else next((k.value for k in call.keywords if k.arg == "tangent_solve"), None)
         if _one_param_lambda(given):
-            return _two_params(f, given, "g")
+            return with_first_parameter(f, given, "g")
     return ""
 
 
