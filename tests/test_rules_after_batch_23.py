@@ -63,11 +63,18 @@ def test_choose_under_jit_in_its_default_raise_mode_is_told_clip():
     jax.jit(lambda i, o: jnp.choose(i, o, mode="clip"))(idx, options)
 
 
-def test_nonzero_under_jit_is_told_size():
-    mask = jnp.array([True, False, True])
-    rule, fix = _told(lambda: jax.jit(lambda m: jnp.flatnonzero(m))(mask))
-    assert rule == "value-sized-under-jit" and "jnp.flatnonzero(m, size=n)" in fix
-    jax.jit(lambda m: jnp.flatnonzero(m, size=3))(mask)
+def test_compress_under_jit_is_told_size():
+    mask, values = jnp.array([True, False, True]), jnp.arange(3.0)
+    rule, fix = _told(lambda: jax.jit(lambda m, v: jnp.compress(m, v))(mask, values))
+    assert rule == "value-sized-under-jit" and "jnp.compress(m, v, size=n)" in fix
+    jax.jit(lambda m, v: jnp.compress(m, v, size=3))(mask, values)
+
+
+def test_nonzero_indexing_under_jit_is_left_to_the_rule_that_reads_its_own_message():
+    """`v[jnp.nonzero(v)]` with `size=` would index with the fill value (0) for the missing entries: the
+    product of the nonzero entries is `jnp.where`'s, which an earlier rule tells."""
+    values = jnp.array([0.0, 2.0, 3.0])
+    assert _rule(lambda: jax.jit(lambda v: v[jnp.nonzero(v)].prod())(values)) != "value-sized-under-jit"
 
 
 def test_a_float_exponent_is_told_an_int():

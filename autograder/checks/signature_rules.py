@@ -27,7 +27,9 @@ from .rule_facts import Facts, Rule
 from .trial_texts import guess
 
 _NUMPY_RANDOM_NAMES = {"low": "minval", "high": "maxval", "size": "shape"}
-_VALUE_SIZED = ("jnp.extract", "jnp.nonzero", "jnp.argwhere", "jnp.flatnonzero", "jnp.unique", "jnp.compress")
+# (nonzero and its kin name their `size` argument in JAX's own message, which earlier rules read; these two fail
+# on a truth asked inside them instead)
+_VALUE_SIZED = ("jnp.extract", "jnp.compress")
 _REDUCERS = {"sum": ("acc + {f}(leaf)", "0.0"), "max": ("jnp.maximum(acc, {f}(leaf))", "-jnp.inf"),
              "min": ("jnp.minimum(acc, {f}(leaf))", "jnp.inf"), "prod": ("acc * {f}(leaf)", "1.0")}
 _MODULES = {"jnp", "jax", "np", "numpy", "lax", "math", "bool", "int", "float", "abs", "min", "max", "round"}
@@ -101,7 +103,7 @@ def _raise_mode(f: Facts) -> str:
 
 
 def _value_sized(f: Facts) -> ast.Call | None:
-    if not f.is_("TracerBoolConversionError", "ConcretizationTypeError"):
+    if not f.is_("TracerBoolConversionError"):
         return None
     found = [c for c in _calls(f, *_VALUE_SIZED) if not any(k.arg == "size" for k in c.keywords)]
     return found[0] if found else None
