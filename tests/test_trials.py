@@ -32,8 +32,9 @@ def _fix(block: str) -> str:
 
 
 def _confirmed(block: str) -> bool:
+    """The fix says it was tried: first, or at the end of the tried part (a guess may follow it)."""
     fix = _fix(block)
-    return fix.startswith(TRACES) or fix.endswith(CONFIRMED)
+    return fix.startswith(TRACES) or fix.split("; other possibility, ")[0].endswith(CONFIRMED)
 
 
 # ---------------------------------------------------------------- vmap's in_axes

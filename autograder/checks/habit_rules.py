@@ -340,7 +340,7 @@ HABIT_RULES: list[Rule] = [
          lambda f: ("a jitted function can return only arrays (and containers of them); its output "
                     + f.group(r"at output component (\S+),", default="") + " is a `"
                     + f.group(r"returned a value of type <class .([\w.]+).>").rsplit(".", 1)[-1] + "`"),
-         lambda f: ("return only the arrays from the jitted function, and keep the "
+         lambda f: ("return only arrays from the jitted function (only the arrays are traced), and keep the "
                     + ("string" if f.says(r"returned a value of type <class 'str'>") else "object")
                     + " outside it (a label, a name: added after the call, or closed over); a function that returns "
                     "a function or another object (as `ravel_pytree` returns its unravel function) is called outside "

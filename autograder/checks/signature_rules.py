@@ -11,7 +11,8 @@ a rule read the wrong way (issue 38):
 - JAX's own conventions: a slice size that must be static, a vmap's axis name, one key unpacked as two,
   `fold_in` of an array, `tree.all` of boolean arrays, an unravel function given the wrong length, a
   cotangent wrapped in a tuple, `transpose`'s outer treedef, `custom_linear_solve`'s `transpose_solve`,
-  `jnp` work on constants inside `jit`, two batches of points of different counts under one `vmap`.
+  `jnp` work on constants inside `jit`; and, for `usage_rules`' `vmap-sizes`, two batches of points of
+  different counts under one `vmap` (every pair may be meant).
 
 A fix is an instruction where the message and the convention settle it, and a guess
 (`trial_texts.GUESS`) where the student's intent decides. Part of `stated_rules.STATED_RULES`.
@@ -24,12 +25,11 @@ import re
 from .convention_rules import _calls
 from .input_rules import with_first_parameter
 from .rule_facts import Facts, Rule
-from .trial_texts import guess
 
 _NUMPY_RANDOM_NAMES = {"low": "minval", "high": "maxval", "size": "shape"}
-# (nonzero and its kin name their `size` argument in JAX's own message, which earlier rules read; these two fail
-# on a truth asked inside them instead)
-_VALUE_SIZED = ("jnp.extract", "jnp.compress")
+# (nonzero and its kin name their `size` argument in JAX's own message, which earlier rules read; `compress` is
+# rewritten with a fixed size and tried by `trial_kinds`; `extract` fails on a truth asked inside it instead)
+_VALUE_SIZED = ("jnp.extract",)
 _REDUCERS = {"sum": ("acc + {f}(leaf)", "0.0"), "max": ("jnp.maximum(acc, {f}(leaf))", "-jnp.inf"),
              "min": ("jnp.minimum(acc, {f}(leaf))", "jnp.inf"), "prod": ("acc * {f}(leaf)", "1.0")}
 _MODULES = {"jnp", "jax", "np", "numpy", "lax", "math", "bool", "int", "float", "abs", "min", "max", "round"}
@@ -173,6 +173,13 @@ def _device_of(f: Facts) -> str:
     return f"jax.devices({f.group(_DEVICE)!r})[0]"
 
 
+def pairs_of_points_text(f: Facts) -> str:
+    """For `vmap-sizes` (after its tried fix, as a guess): two batches of points of different counts, where
+    every pair may be what was meant."""
+    pairs = _pairs_of_points(f)
+    return f"if every pair is meant (a table), nest two vmaps, one per argument: `{pairs[0]}`" if pairs else ""
+
+
 def _pairs_of_points(f: Facts) -> tuple[str, str] | None:
     """Two mapped arguments of one rank and trailing shape but different counts, under a bare `vmap(fn)`."""
     mapped = re.findall(_MAPPED, f.text)
@@ -284,9 +291,4 @@ SIGNATURE_RULES: list[Rule] = [
          "alone, is still unknown while tracing",
          lambda f: (f"compute it while tracing: `with jax.ensure_compile_time_eval(): {f.code.strip()}` (or compute "
                     f"the constant with `math`/`numpy`)")),
-    Rule("pairs-of-points", lambda f: f.says(r"^vmap got inconsistent sizes for array axes to be mapped") and bool(_pairs_of_points(f)),
-         "`jax.vmap` maps every argument along axis 0 together, and these two batches hold different counts",
-         lambda f: guess(f"if every pair is meant (a table), nest two vmaps, one per argument: "
-                         f"`{_pairs_of_points(f)[0]}`; if the second is one table shared by every example, pass it "
-                         f"whole: `{_pairs_of_points(f)[1]}`")),
 ]

@@ -13,6 +13,7 @@ import re
 
 from .habit_rules import carry_structure_cause, carry_structure_fix
 from .rule_facts import Facts, Rule
+from .signature_rules import pairs_of_points_text
 from .trial_texts import GUESS, broadcast_fix, carry_fix, guess, method_fix, rewrite_fix, static_branch_traced, vmap_fix
 from .usage_texts import (  # the builders the rules name
     _TEXT, _branch_cause, _branch_fix, _call, _carry, _carry_cause, _carry_fix, _concat_fix,
@@ -71,18 +72,18 @@ def _raised_inside(f: Facts) -> str:
 
 
 def _vmap_tried(fallback, principle=""):
-    """A vmap rule's fix, confirmed by the `in_axes` that traced on the student's values, or
-    replaced by them after the rule's `principle` (what holds whatever the fix)."""
+    """A vmap rule's fix, confirmed by the `in_axes` that traced on the student's values, or replaced by them
+    after the rule's `principle` (what holds whatever the fix)."""
     def text(part, f):
         return part(f) if callable(part) else part
     return lambda f: vmap_fix(f, _call(f, "vmap"), text(fallback, f), text(principle, f))
 
 
 def _with_keys(fix):
-    """A vmap sizes fix, then (a guess, never confirmed by the `in_axes` trial) the count of a key array
-    mapped beside one batch of another length: one key per example is the likelier intent."""
+    """A vmap sizes fix, then, a guess the `in_axes` trial never confirms: a key array's count beside one batch of
+    another length (one key per example is likelier), or two sets of points (every pair may be meant)."""
     def text(f: Facts) -> str:
-        keys = _keys_count_text(f)
+        keys = _keys_count_text(f) or pairs_of_points_text(f)
         main = fix(f)
         if not keys:
             return main
@@ -96,8 +97,7 @@ def _carry_tried(f: Facts) -> str:
 
 
 def _method_tried(fallback):
-    """The fix for an object JAX cannot trace, confirmed by the `argnums`/`static_argnums` that
-    traced where the transform is called on the line."""
+    """The fix for an object JAX cannot trace, confirmed by the `argnums`/`static_argnums` that traced there."""
     def fix(f: Facts) -> str:
         call = next((c for c in f.stmt.get("transformed", [])
                      if c.get("transform") in ("grad", "value_and_grad", "vmap", "jit")), {})
