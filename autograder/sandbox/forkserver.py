@@ -162,6 +162,8 @@ class Server:
             socket.send_fds(self.sock, [json.dumps({**request, "token": token}).encode()], fds)
         except OSError:
             with self._lock:   # not taken by `_end` (which sent it to the exec path): the caller's
+                if self.proc.poll() is not None:
+                    self.lost = True   # dead before its reader saw the EOF: the next launch starts another
                 return self.pending.pop(token, None) is None
         return True
 
@@ -244,7 +246,7 @@ def launch(popen, release, zygote_env: dict, request: dict, fds: list[int]):
     """Start a worker: through the zygote of `zygote_env` when the fork server is on, else (or when
     it cannot be started) `popen()` on the exec path. `release()` closes the grader's copies of the
     worker's fds once the worker's first process holds them."""
-    if enabled():
+    for _attempt in range(2 if enabled() else 0):   # a zygote found dead while sending is started again once
         handle = Forked(popen, release)
         try:
             server = handle._server = _server(zygote_env)
@@ -252,6 +254,9 @@ def launch(popen, release, zygote_env: dict, request: dict, fds: list[int]):
                 return handle
         except OSError as exc:
             failures.append(f"could not start the fork server: {exc}")
+            break
+        if not server.lost:
+            break
     proc = popen()
     release()
     return proc
