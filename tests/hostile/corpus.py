@@ -212,6 +212,17 @@ ATTACKS = {
         "message": "AttributeError"},
     # a line the explanation reads, as long as the student likes: a rule's pattern costs time that grows
     # with what it reads (quadratically for one), so the grader must read a bounded part of it
+    # a message of JAX's own wording, raised by the student, naming a function of another module (the explanation
+    # looks a library function up by that name: only in JAX's modules, and calls nothing it finds)
+    "raised_message_names_a_library_function": {
+        "cell": "import jax, jax.numpy as jnp\n"
+                "class ConcretizationTypeError(TypeError):\n    pass\n"
+                "MESSAGE = ('Abstract tracer value encountered where concrete value is expected: traced array\\n'\n"
+                "           'd argument of system\\nThe error occurred while tracing the function system at '\n"
+                "           '/usr/lib/python3.11/os.py:1 for jit.')\n"
+                "def victim(x):\n    error = ConcretizationTypeError(MESSAGE)\n"
+                "    return jax.jit(jnp.system)(x, 2) if error is None else (_ for _ in ()).throw(error)\n",
+        "message": "ConcretizationTypeError"},
     "explain_an_endless_line": {"cell": (
         "def victim(x):\n"
         "    raise TypeError(\"'int' object is not callable\")  # " + "x." * 100_000 + "\n"),
