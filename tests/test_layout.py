@@ -92,3 +92,15 @@ def test_the_pytest_plugin_keeps_its_entry_point():
 def test_no_module_is_over_450_lines():
     long = {name: n for name, path, _ in modules() if (n := len(path.read_text().splitlines())) > 450}
     assert not long, long
+
+
+def test_every_explanation_rule_has_its_own_name():
+    """Reports and tests name a rule by its name (`rates.py --failures`, `_told`): two rules of one name,
+    with different conditions, would be counted as one. Read from the source, so a table not yet in
+    `rules.RULES` counts too."""
+    names = [node.args[0].value for path in (PACKAGE / "checks").glob("*.py")
+             for node in ast.walk(ast.parse(path.read_text()))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Rule"
+             and node.args and isinstance(node.args[0], ast.Constant)]
+    assert len(names) > 300
+    assert sorted({n for n in names if names.count(n) > 1}) == []

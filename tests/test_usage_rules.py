@@ -212,7 +212,7 @@ CASES = {
                             lambda: jax.grad(lambda t: jnp.abs(jnp.exp(1j * t)) ** 2)(1.0)),
     "loop-bounds": (lambda: lax.fori_loop(0, 3.0, lambda i, v: v + 1, 0.0), ["int32 and float32", "int(n)"],
                     lambda: lax.fori_loop(0, 3, lambda i, v: v + 1, 0.0)),
-    "scan-length": (lambda: lax.scan(lambda c, _: (c + 1, c), 0.0, None), ["length=n"],
+    "scan-without-xs": (lambda: lax.scan(lambda c, _: (c + 1, c), 0.0, None), ["length=n"],
                     lambda: lax.scan(lambda c, _: (c + 1, c), 0.0, None, length=3)),
     "loop-body-callable": (lambda: lax.fori_loop(0, 3, jnp.sin(1.0), 0.0), ["not its result"],
                            lambda: lax.fori_loop(0, 3, lambda i, v: jnp.sin(v), 0.0)),

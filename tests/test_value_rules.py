@@ -80,7 +80,7 @@ def test_matmul_with_a_number_is_told_to_multiply():
 
 
 def test_matmul_of_mismatched_matrices_is_not_a_scale():
-    assert _rule(lambda: jnp.ones((2, 3)) @ jnp.ones((2, 3))) != "matmul-scalar"
+    assert _rule(lambda: jnp.ones((2, 3)) @ jnp.ones((2, 3))) not in ("matmul-scalar", "matmul-scalar-ndim")
 
 
 def test_two_dicts_of_arrays_compared_are_told_leaf_by_leaf():

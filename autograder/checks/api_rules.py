@@ -336,7 +336,7 @@ API_RULES: list[Rule] = [
          lambda f: (f"the value given to `.at[...]` has shape {_shape_after(f, 'arr_shape')} but the entries it "
                     f"updates have shape {_shape_after(f, ' shape')}"),
          "give it the shape of the entries it updates: index more entries (a slice), or reduce or index the value"),
-    Rule("matmul-scalar", lambda f: f.says(r"^matmul input operand \d must have ndim at least 1"),
+    Rule("matmul-scalar-ndim", lambda f: f.says(r"^matmul input operand \d must have ndim at least 1"),
          "`@` (`jnp.matmul`) multiplies arrays with at least one axis; one operand is a scalar",
          "scale by a scalar with `*` (`x * 2.0`); keep `@` for vectors and matrices"),
     Rule("scan-xs-lengths", lambda f: f.says(r"^scan got values with different leading axis sizes"),

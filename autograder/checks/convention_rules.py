@@ -175,7 +175,7 @@ CONVENTION_RULES: list[Rule] = [
                     f"{_reduction(f)} of)"),
          lambda f: (f"give it a value for empty input, `initial=` (e.g. `jnp.{_reduction(f)}(x, initial=...)`), or "
                     f"skip the empty arrays (`None if x.size == 0 else ...`)")),
-    Rule("key-arithmetic", lambda f: f.says(r"Cannot interpret 'key<\w+>' as a data type") and bool(_key_arithmetic(f)),
+    Rule("key-arithmetic-dtype", lambda f: f.says(r"Cannot interpret 'key<\w+>' as a data type") and bool(_key_arithmetic(f)),
          lambda f: (f"`{_key_arithmetic(f)}` is a typed PRNG key, and the line does arithmetic with it: keys are not "
                     f"numbers, and adding to one does not make a new key"),
          lambda f: (f"make new keys with `jax.random.split({_key_arithmetic(f)})` "

@@ -322,7 +322,7 @@ HABIT_RULES: list[Rule] = [
     Rule("repeated-new-axis", lambda f: f.says(r"^repeated axis in lax\.expand_dims"),
          "each new axis is a position in the result, and the same position was given twice",
          lambda f: f"give each new axis its own position: `jnp.expand_dims(x, {_repeated_axes(f)})`"),
-    Rule("symbolic-zeros-primal", lambda f: f.says(r"'CustomVJPPrimal'"),
+    Rule("symbolic-zeros-primal-use", lambda f: f.says(r"'CustomVJPPrimal'"),
          "with `symbolic_zeros=True`, the forward rule gets each input wrapped in a `CustomVJPPrimal`, not the array",
          "read the array as `x.value` (and `x.perturbed` says whether it is differentiated)"),
     Rule("grad-argnums-tuple", lambda f: f.is_("TypeError") and f.says(r"sequence|tuple|list")

@@ -201,7 +201,7 @@ USAGE_RULES: list[Rule] = [
     Rule("loop-bounds", lambda f: f.says(r"^lower and upper arguments to fori_loop must have equal types"),
          lambda f: f"`fori_loop`'s bounds have different types ({_m(f, 'bound_types')})",
          "make both bounds integers: `int(n)` for a Python number, `.astype(jnp.int32)` for an array"),
-    Rule("scan-length", lambda f: f.says(r"^scan got no values to scan over and `length` not provided"),
+    Rule("scan-without-xs", lambda f: f.says(r"^scan got no values to scan over and `length` not provided"),
          "`lax.scan` with `xs=None` has nothing to count its steps by",
          "give the number of steps: `lax.scan(body, init, None, length=n)`"),
     Rule("loop-body-callable", lambda f: f.says(r"argument should be callable"),
