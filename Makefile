@@ -23,7 +23,9 @@ $(STAMP): pyproject.toml
 # day: this machine's runs spread by about 5%), 33.3 min for 1699 (2026-11-30, a tenth error batch), 30.7 min for
 # 1774 (2026-11-30, 1fb2677), then 27.2 min for 1775 (27.9 with .venv) once the correctness workers and
 # nbgrader's kernels compiled with XLA's older CPU emitters (40bd871). About two thirds of the course
-# files' time is `nbgrader autograde`, one fresh kernel per notebook.
+# files' time is `nbgrader autograde`, one fresh kernel per notebook. On 2026-12-02: 27.4 min for 2848 (c36d711),
+# 3.9% of the CPU idle (sampled from /proc/stat), while the same suite took 40.2 min that morning: whole runs
+# on this machine spread that much (benchmarks/README.md).
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
