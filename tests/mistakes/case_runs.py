@@ -4,7 +4,8 @@ What test_error_corpus asks of each case (`error_mistakes.py` and the held-out b
 raises the exception its report names, at the student's line, and the line as the maintainers fixed
 it runs. Both are answered here for all cases at once, in a child process whose JAX compiles as a
 grader's correctness worker does (`sandbox/compile_effort.py`: most of XLA's optimization off, the
-older CPU emitters), about 0.65x the time at full optimization on this course's 2-core machine. What
+older CPU emitters): 0.61x the time of the per-case runs at full optimization on this course's 2-core
+machine (benchmarks/README.md). What
 a program raises, and whether it runs, does not depend on how hard XLA optimized it; the values it
 computes (last bits at most) are not compared here.
 
