@@ -5,9 +5,8 @@ raises the exception its report names, at the student's line, and the line as th
 it runs. Both are answered here for all cases at once, in a child process whose JAX compiles as a
 grader's correctness worker does (`sandbox/compile_effort.py`: most of XLA's optimization off, the
 older CPU emitters): 0.61x the time of the per-case runs at full optimization on this course's 2-core
-machine (benchmarks/README.md). What
-a program raises, and whether it runs, does not depend on how hard XLA optimized it; the values it
-computes (last bits at most) are not compared here.
+machine (benchmarks/README.md). What a program raises, and whether it runs, does not depend on how hard
+XLA optimized it; the values it computes (last bits at most) are not compared here.
 
 The test process itself keeps JAX's defaults: other tests in it time programs.
 Run as `python -m mistakes.case_runs OUT.json` from tests/ (what `run_all` does).
