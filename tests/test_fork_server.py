@@ -124,6 +124,18 @@ def test_forked_workers_draw_their_own_random_numbers(limits):
     assert draws[0].split("] ")[1].split()[0] != draws[1].split("] ")[1].split()[0], "same `random` numbers"
 
 
+def test_a_forked_worker_never_walks_what_the_zygote_imported(limits):
+    # its first cell, before the worker's own first collection: JAX's objects are frozen already
+    cell = "import gc\nprint('GC', gc.get_freeze_count(), len(gc.get_objects()))\n"
+    worker = _forked_worker(limits)
+    try:
+        frozen, tracked = map(int, _line(_run(worker, cell), "GC").split())
+    finally:
+        worker.close()
+    assert frozen > 50_000, f"only {frozen} objects frozen in the zygote: every worker's first collection walks JAX's"
+    assert tracked < 20_000, f"{tracked} objects left to the forked worker's collector"
+
+
 def test_the_kill_switch_gives_the_exec_path(limits, monkeypatch):
     from autograder.sandbox import forkserver
     from autograder.sandbox.process import WorkerProcess
