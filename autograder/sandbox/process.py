@@ -50,8 +50,8 @@ import time
 from dataclasses import asdict, dataclass
 
 from . import compile_cache, compile_effort, devices, forkserver, memlimit, one_core, procs
-from .host import UidLease, make_scratch, python_roots
-from .inside import DISK_FULL_EXIT, INNER_WORK, is_within
+from .host import UidLease, covering_folders, make_scratch, python_roots
+from .inside import DISK_FULL_EXIT, INNER_WORK
 from .isolation import _unshare_command, choose_isolation, isolation_label  # noqa: F401 (re-exported)
 
 PROTECTIONS = ("network", "disk", "files", "lifetime", "seccomp")   # what `Limits.bench_without` may switch off
@@ -149,7 +149,7 @@ class WorkerProcess:
         child_fds += channels[3:]
         reachable = python_roots()
         keep = [*reachable] + ([] if private_disk else [self.scratch])
-        hide = [h for h in hide if not any(is_within(k, h) for k in keep)]
+        hide = list(covering_folders(tuple(hide), tuple(keep)))
         self._uid_lease = UidLease() if self.isolation == "namespace" else None
         self.uid = self._uid_lease.uid if self._uid_lease else os.getuid()
         config = {"limits": asdict(limits), "hide": hide, "work": work, "reachable": reachable,
