@@ -171,10 +171,10 @@ def covering_folders(hide: tuple[str, ...], keep: tuple[str, ...]) -> tuple[str,
     one, below the host's top level (`inside._only_the_system` decides there) and never inside a
     system folder but /tmp; a path under another one is dropped, and a hidden path that holds a
     kept one is left out (what a worker must read wins). Why: every notebook of a batch is hidden
-    from every worker, and one path each made a class of n students n mounts per worker and 2 x 5 x n
-    path resolutions per worker start in the grader (a batch of 1,000, about 0.35 s a worker): in
-    nbgrader's submitted/<student>/<assignment>/ layout the whole batch is one folder. Memoized:
-    a batch asks the same question at every worker start."""
+    from every worker, and one path each made a class of n students n mounts per worker and about
+    10 n path resolutions per worker start in the grader (271 ms a worker at 1,000 notebooks, 1.6 s
+    at 8,000; benchmarks/README.md): in nbgrader's submitted/<student>/<assignment>/ layout the whole
+    batch is one folder. Memoized: a batch asks the same question at every worker start."""
     kept = [os.path.realpath(k) for k in keep]
 
     def within(path: str, folder: str) -> bool:   # both resolved already (a resolved path's parents are)
