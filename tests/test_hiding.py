@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from autograder.sandbox.host import covering_folders
 from autograder.sandbox.inside import SYSTEM_FOLDERS, is_within
+from hostile.boundary import READ_BATCH_MATES_BY_PATH as ATTACK
 
 KEEP = ("/usr", "/opt/venv", "/srv/course/autograder", "/tmp/jaxcourse-worker-1-abc")
 
@@ -63,3 +64,50 @@ def test_every_hidden_path_is_covered_and_every_kept_one_reachable(hide, keep):
         # and inside a system folder (but /tmp), nothing above what was asked
         assert cover.split("/")[1] not in SYSTEM_FOLDERS - {"tmp"} or cover in hide, cover
         assert not any(o != cover and is_within(cover, o) for o in covers), covers
+
+
+# ---------------------------------------------------------------- attacked in a real worker
+
+
+def test_a_student_reads_no_batch_mate_in_any_layout(limits):
+    """The property, attacked as a student would (open each batch-mate's file by its path, read its
+    folder's listing), where only hiding keeps them out: inside a folder the worker must read (the interpreter's
+    environment), which the cover of the host's other folders binds back. Layouts the examples above
+    were not written from: nbgrader's nested one, and notebooks flat in one folder."""
+    import json
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from autograder.sandbox.process import WorkerProcess
+    from support.machine import unavailable
+    root = Path(tempfile.mkdtemp(prefix="hiding-", dir=sys.prefix))
+    try:
+        root.chmod(0o755)
+        paths = [root / "submitted" / "ann" / "03" / "03.ipynb", root / "flat" / "bob.ipynb", root / "flat" / "cy.ipynb"]
+        for p in paths:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(f"SECRET ANSWER OF {p.stem}")
+            p.chmod(0o644)
+            for folder in p.parents:
+                if folder == root.parent:
+                    break
+                folder.chmod(0o755)
+        worker = WorkerProcess(limits, [str(p) for p in paths])
+        try:
+            if worker.isolation == "process":
+                unavailable("namespace isolation is not available here: paths are not hidden in process mode")
+            source = f"PATHS = {json.dumps(json.dumps([str(p) for p in paths]))}\n" + ATTACK
+            reply = worker.request({"op": "exec", "grade_id": "cell", "source": source}, 60, None)
+            assert reply["ok"], reply
+            with open(worker.stdout_path) as fh:
+                line = next(ln for ln in fh.read().splitlines() if ln.startswith("FOUND "))
+        finally:
+            worker.close()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    found = json.loads(line[len("FOUND "):])
+    # what is read of each notebook is nothing (each is covered by /dev/null); inside a kept folder the
+    # names in a listing stay (covering the folder there could cover what the worker needs)
+    assert not any("SECRET" in str(v) for v in found.values()), found
