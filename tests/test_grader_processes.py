@@ -107,3 +107,22 @@ def test_nothing_outlives_a_killed_batch(toy_course, tmp_path):
         time.sleep(0.2)
     left = [p for p in everything if psutil.pid_exists(p) and psutil.Process(p).status() != "zombie"]
     assert not left, f"still running after the batch was killed: {left}"
+
+
+def test_the_caches_build_ends_before_the_batch_returns(toy_course, tmp_path, limits):
+    """A batch of two toy notebooks is graded before its cache is built (they do not wait for it). The
+    build must still end before the command does: the caller removes the cache's folders next, and a
+    build thread left running when the interpreter exited once aborted the command (exit -6, "terminate
+    called after throwing an instance of ''", in a fresh-clone run of the suite)."""
+    import threading
+    from autograder.grading.batch_cache import BatchCache
+    from autograder.grading.processes import grade_in_processes
+    paths = [write_toy_submission(tmp_path / f"s{i}" / "toy.ipynb") for i in range(2)]
+    cache = BatchCache(limits, toy_course.hidden_paths())   # the grader's own cache folder, as `autograde` uses
+    try:
+        out = grade_in_processes(paths, toy_course, "toy", limits, 2, 1, [], cache=cache)
+        assert [r["score"] for r in out] == [4.0, 4.0], out
+        assert not [t for t in threading.enumerate() if t.name == "cache-builder"]
+        assert cache.built.get("toy") is not None and not cache.built["toy"].error, cache.built
+    finally:
+        cache.close()

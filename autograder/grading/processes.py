@@ -169,7 +169,7 @@ def grade_in_processes(paths, course: Course, assignment: str | None, limits: Li
     builder = None
     if cache is not None:
         names = assignments_of(paths, course, assignment)
-        builder = threading.Thread(target=build_caches, args=(cache, course, names), daemon=True)
+        builder = threading.Thread(target=build_caches, args=(cache, course, names), name="cache-builder", daemon=True)
         builder.start()
 
     def built() -> dict:
@@ -208,6 +208,11 @@ def grade_in_processes(paths, course: Course, assignment: str | None, limits: Li
             except subprocess.TimeoutExpired:
                 g.proc.kill()
             os.close(g.replies)
+    if builder is not None:
+        # A small batch can be graded before its caches are built (its notebooks do not wait for them).
+        # The build ends before the command does: the caller removes the cache's folders next, and a
+        # daemon thread still building when the interpreter exits is stopped wherever it is.
+        builder.join()
     for i, result in enumerate(out):
         if result is None:   # its grader process died while it held this notebook, or before it
             out[i] = failed_notebook(paths[i], f"{paths[i]}: grader error: its grading process ended",
