@@ -25,7 +25,8 @@ $(STAMP): pyproject.toml
 # nbgrader's kernels compiled with XLA's older CPU emitters (40bd871). About two thirds of the course
 # files' time is `nbgrader autograde`, one fresh kernel per notebook. On 2026-12-02: 27.4 min for 2848 (c36d711),
 # 3.9% of the CPU idle (sampled from /proc/stat), while the same suite took 40.2 min that morning: whole runs
-# on this machine spread that much (benchmarks/README.md).
+# on this machine spread that much (benchmarks/README.md); 46.5 min for 2856 on a slower CPU (AMD EPYC,
+# 7b32fb6, fresh clone).
 # TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= 2
 
