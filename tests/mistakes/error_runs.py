@@ -1,6 +1,7 @@
 """Run the corpus of JAX errors outside jit (`error_mistakes.py`, issue 24) where students meet them.
 
-- **kernel**: every case in one real IPython kernel (nbclient), as a student's notebook runs it: a
+- **kernel**: every case in one real IPython kernel (nbclient), as a student's notebook runs it (XLA
+  compiling as in nbgrader's kernels: `run_in_kernel`): a
   cell with `from autograder import check`, a cell defining the cases as the student wrote them, then
   one cell per case calling it. What counts is what the cell says about the error: JAX's message
   (the error output's last line; the traceback's source lines, JAX's own code, are left out) and
