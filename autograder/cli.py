@@ -57,6 +57,9 @@ def _parser():
                     help="notebooks graded in parallel (default: the cores; with GPUs, 4 per GPU group)")
     st.add_argument("--right-answers", action="store_true",
                     help="also grade tests/cases' correct answers in other idioms (each must lose nothing)")
+    st.add_argument("--tolerance-of", choices=["gpu", "tpu"],
+                    help="compare values with that backend's float32 tolerances (docs/LABS.md) while the code "
+                         "runs here: a known-wrong answer that passes would pass on such a lab by tolerance alone")
     options.add_device_options(st, memory_mb=False)
     options.add_compile_cache_option(st, True)
     ex = sub.add_parser("export", help="package an assignment's grader for a grading platform")
@@ -115,7 +118,7 @@ def main(argv=None) -> int:
         from .lab.selftest import main as selftest_main
         limits = options.limits_from(args, compile_cache=options.compile_cache_wanted(args, True))
         return selftest_main(args.assignment, args.course_root, args.jobs, limits,
-                             right_answers=args.right_answers)
+                             right_answers=args.right_answers, tolerance_of=args.tolerance_of)
     if args.command == "check":
         return _check(args)
     if args.command in ("autograde", "feedback", "report", "similarity"):

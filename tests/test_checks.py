@@ -579,6 +579,28 @@ def test_key_reuse_through_raw_key_data_is_named(fns):
                     "then by the threefry2x32 primitive on raw key data at line", "was also drawn from"])
 
 
+def test_keys_consumed_are_counted_when_asked():
+    """`consumes`: one split and one draw per sample key pass; drawing nothing (no reuse, because no
+    use) and drawing every sample from one key of the split fail, with the count."""
+    def by_convention(key, n):
+        keys = jax.random.split(key, n + 1)
+        return keys[0], jax.vmap(lambda k: jax.random.normal(k, (2,)))(keys[1:])
+
+    def draws_nothing(key, n):
+        return key, jnp.zeros((n, 2))
+
+    def one_key_for_all(key, n):
+        keys = jax.random.split(key, n + 1)
+        return keys[0], jax.random.normal(keys[1], (n, 2))
+
+    check.assert_no_key_reuse(by_convention, jax.random.key(1), 4, consumes=5)
+    fails(check.assert_no_key_reuse, draws_nothing, jax.random.key(1), 4, consumes=5,
+          contains=["consumed 0 key(s) where this call should consume 5", "fix:"])
+    fails(check.assert_no_key_reuse, one_key_for_all, jax.random.key(1), 4, consumes=5,
+          contains=["consumed 2 key(s)"])
+    check.assert_no_key_reuse(draws_nothing, jax.random.key(1), 4)      # without `consumes`: no reuse
+
+
 def test_key_reuse_inside_jaxs_own_operations_is_not_counted_again():
     """The threefry2x32 calls inside a draw, a split or fold_in, and the splits and draws that
     jax.random.gamma makes from its key inside its primitive, are that operation's own work."""

@@ -165,6 +165,23 @@ def assert_verdict(run, attack):
         assert any(spec["errors"] in e for e in result["errors"]), result["errors"]
 
 
+def test_no_message_carries_text_that_acts_on_its_reader(hostile_run):
+    """Whatever the attacks raised, printed or named their classes, every message and error of the
+    JSON is plain text: no control character but tab and newline, no format mark (bidirectional
+    override, zero-width), no line separator, no lone surrogate; and no line of a message is one the
+    student wrote to look like the grader's (a class name with a newline stays on its line)."""
+    import unicodedata
+    _, results, _ = hostile_run
+    texts = [(name, c["message"]) for name, r in results.items() for e in r["exercises"].values()
+             for c in e["checks"]] + [(name, e) for name, r in results.items() for e in r["errors"]]
+    acting = [(name, repr(ch)) for name, text in texts for ch in set(text)
+              if ch not in "\n\t" and unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs")]
+    assert acting == []
+    victim = [c["message"] for c in results["terminal_control_in_messages"]["exercises"]["victim"]["checks"]]
+    assert any("Passed [check] all passed" in m for m in victim), victim
+    assert not any(line.startswith("[check] all passed") for m in victim for line in m.splitlines()), victim
+
+
 def test_no_student_process_survives(hostile_run):
     """The forked children of `fork_children_left_running` carry this run's name, and the
     sandbox's own processes (unshare, supervisor) this run's folder in their command line."""

@@ -44,6 +44,17 @@ def _case_file(course_root, text):
     (course_root / "tests" / "cases" / "toy.py").write_text(text)
 
 
+def test_known_wrong_answers_fail_under_a_tpus_tolerance():
+    """Compared with the TPU's float32 tolerance (5e-2, the loosest row) while running here, every
+    known-wrong answer of 05 and 08 still loses its points: before their cells changed, 05's
+    finite-difference HVP and 08's epsilon norm (under the GPU's row too) and two bfloat16
+    log-sum-exps passed their correctness cells, as they would on such a lab."""
+    r = run_selftest("--tolerance-of", "tpu", "--assignment", "05_autodiff",
+                     "--assignment", "08_numerics_and_performance", "--course-root", str(ROOT))
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert "PASS" in r.stdout.strip().splitlines()[-1]
+
+
 def test_the_table_keeps_its_headers_when_piped(capsys):
     """A lab admin pipes the self-test into a log: rich's 80-column default cut the headers there
     ("as expec…") once 08_numerics_and_performance widened the first column."""
@@ -137,3 +148,21 @@ def test_a_cells_own_tolerance_is_floored_off_the_cpu(backend):
     with pytest.raises(AssertionError):
         backend("cpu").assert_close(accelerated, expected, rtol=1e-5, atol=1e-6, what="xs @ W")
     backend("cpu").assert_close(accelerated, expected, rtol=5e-2, atol=5e-2, what="xs @ W")  # looser stays
+
+
+@pytest.mark.parametrize("name", ["gpu", "tpu", "some-new-backend"])
+def test_a_tolerance_for_every_backend_is_not_floored(backend, name):
+    """`on_every_backend`: values no backend rounds differently keep the cell's own tolerance off the
+    CPU too: an exact zero (the 1e-6 of sqrt(0 + 1e-12) passes a GPU's 1e-2), and a result counted
+    in bfloat16 steps (2**-5 off near 0, under a TPU's 5e-2)."""
+    check = backend(name)
+    check.assert_equal(np.float32(1e-6), np.float32(0.0), what="safe_norm(zeros(3))")   # floored: passes
+    with pytest.raises(AssertionError, match="values of safe_norm"):
+        check.assert_equal(np.float32(1e-6), np.float32(0.0), what="safe_norm(zeros(3))", on_every_backend=True)
+    off = np.float32(-0.031) + np.float32(2 ** -5)
+    if name != "gpu":           # the TPU row (5e-2), and an unknown backend's, would pass it
+        check.assert_close(off, np.float32(-0.031), rtol=2 ** -7, atol=2 ** -10)
+    with pytest.raises(AssertionError):
+        check.assert_close(off, np.float32(-0.031), rtol=2 ** -7, atol=2 ** -10, on_every_backend=True)
+    check.assert_close(np.float32(-0.031) + np.float32(2 ** -12), np.float32(-0.031), rtol=2 ** -7,
+                       atol=2 ** -10, on_every_backend=True)     # within its own tolerance: passes

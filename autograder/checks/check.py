@@ -15,6 +15,8 @@ kernel under nbgrader, in the sandboxed worker under the `autograder` CLI, where
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import jax
 from jax import tree_util
@@ -22,7 +24,7 @@ from jax import tree_util
 from . import evidence, plausible
 from .agreement import TRACED_CAUSE, TRACED_FIX
 from .failure import CheckFailure, message
-from .diagnose import error_heading, explain, explain_retrace, explain_static, shorten, where_text
+from .diagnose import error_heading, explain, explain_retrace, explain_static, shorten, type_name, where_text
 
 __all__ = [
     "assert_close", "assert_equal", "assert_raises", "assert_jittable", "assert_max_traces",
@@ -35,10 +37,19 @@ __all__ = [
 # Set by the CLI to the backend the student's code runs on; tolerances loosen off-CPU where
 # matmuls default to TF32/bf16.
 ACTUAL_BACKEND: str | None = None
+# Set by `autograder selftest --tolerance-of B` (in this process, and for grader processes it starts
+# through the environment): compare with backend B's tolerances wherever the code ran, to see which
+# known-wrong answers a lab's looser tolerance would let through.
+TOLERANCE_OF_VARIABLE = "AUTOGRADER_TOLERANCE_OF"
+TOLERANCE_OF: str | None = os.environ.get(TOLERANCE_OF_VARIABLE) or None
 
 
 def _backend() -> str:
     return ACTUAL_BACKEND or jax.default_backend()
+
+
+def _tolerance_backend() -> str:
+    return TOLERANCE_OF or _backend()
 
 
 def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None, *,
@@ -109,21 +120,26 @@ def _default_tolerance(dtype) -> tuple[float, float]:
         return 0.0, 0.0
     if np.dtype(dtype).itemsize >= 8:
         return 1e-7, 1e-9
-    return FLOAT32_TOLERANCE.get(_backend(), FLOAT32_TOLERANCE["tpu"])
+    return FLOAT32_TOLERANCE.get(_tolerance_backend(), FLOAT32_TOLERANCE["tpu"])
 
 
-def _tolerance(dtype, rtol, atol) -> tuple[float, float]:
+def _tolerance(dtype, rtol, atol, on_every_backend: bool = False) -> tuple[float, float]:
     """A test cell's rtol/atol (None: the default) hold on the CPU; off the CPU no float comparison
-    is tighter than the backend's row above, so a cell written on a laptop holds on a lab's GPU."""
+    is tighter than the backend's row above, so a cell written on a laptop holds on a lab's GPU.
+    `on_every_backend`: the cell's own rtol/atol hold everywhere, for values that no backend rounds
+    differently (an exact zero from zeros; a result rounded to bfloat16, whose tolerance the cell
+    counts in bfloat16 steps): there a backend's row would let through what the cell is there to
+    catch (08's bfloat16 log-sum-exp with an intermediate rounded to bfloat16 is 2**-5 off near 0,
+    under TPU's 5e-2)."""
     d_rtol, d_atol = _default_tolerance(dtype)
     rtol = d_rtol if rtol is None else rtol
     atol = d_atol if atol is None else atol
-    if _backend() != "cpu":
+    if _tolerance_backend() != "cpu" and not on_every_backend:
         rtol, atol = max(rtol, d_rtol), max(atol, d_atol)
     return rtol, atol
 
 
-def _compare_leaf(path, actual, expected, what, rtol, atol):
+def _compare_leaf(path, actual, expected, what, rtol, atol, on_every_backend=False):
     label = f"{what}{path}"
     exp = np.asarray(expected)
     if isinstance(actual, (bool, int, float, complex, np.generic)) and not isinstance(actual, _ARRAY_TYPES):
@@ -145,7 +161,7 @@ def _compare_leaf(path, actual, expected, what, rtol, atol):
         _fail(f"dtype of {label}", f"got {act.dtype}, expected {exp.dtype}",
               fix=f"cast with `.astype(jnp.{exp.dtype})` or keep the input dtype", category="dtype",
               static=False, hidden_fix="return the dtype the exercise asks for (often the input's dtype)")
-    rtol, atol = _tolerance(exp.dtype, rtol, atol)
+    rtol, atol = _tolerance(exp.dtype, rtol, atol, on_every_backend)
     if exp.dtype.kind in "fc":
         ok = np.isclose(act, exp, rtol=rtol, atol=atol, equal_nan=True)
     else:
@@ -174,10 +190,11 @@ def _worst(differences: np.ndarray) -> float:
     return float(np.where(np.isnan(differences), np.inf, differences).max())
 
 
-def assert_close(actual, expected, *, what="result", rtol=None, atol=None):
+def assert_close(actual, expected, *, what="result", rtol=None, atol=None, on_every_backend=False):
     """`actual` matches `expected`: pytree structure, then shape, then dtype, then values.
 
-    Tolerances default by dtype and backend (exact for ints and bools). A leaf path in the
+    Tolerances default by dtype and backend (exact for ints and bools); off the CPU they are
+    raised to the backend's row unless `on_every_backend` (see `_tolerance`). A leaf path in the
     message names where the trees differ, e.g. `params[0]['W']`.
     """
     exp_paths, exp_def = tree_util.tree_flatten_with_path(expected)
@@ -187,12 +204,12 @@ def assert_close(actual, expected, *, what="result", rtol=None, atol=None):
               fix="return the same containers (tuple/list/dict keys) as the exercise describes",
               category="structure")
     for (path, exp_leaf), act_leaf in zip(exp_paths, act_leaves):
-        _compare_leaf(tree_util.keystr(path), act_leaf, exp_leaf, what, rtol, atol)
+        _compare_leaf(tree_util.keystr(path), act_leaf, exp_leaf, what, rtol, atol, on_every_backend)
 
 
-def assert_equal(actual, expected, *, what="result"):
+def assert_equal(actual, expected, *, what="result", on_every_backend=False):
     """Exact equality (structure, shape, dtype, values); floats off the CPU: see `_tolerance`."""
-    assert_close(actual, expected, rtol=0.0, atol=0.0)
+    assert_close(actual, expected, what=what, rtol=0.0, atol=0.0, on_every_backend=on_every_backend)
 
 
 def assert_raises(exc_type, fn, *args, what=None, **kwargs):
@@ -203,7 +220,7 @@ def assert_raises(exc_type, fn, *args, what=None, **kwargs):
         return
     except Exception as exc:
         desc = getattr(exc, "desc", None)  # an exception raised in the worker, rebuilt here
-        raised = desc["type"] if desc else type(exc).__name__
+        raised = type_name(desc) if desc else type(exc).__name__
         text = desc["message"] if desc else str(exc)
         _fail(f"{_name(fn, what)} raises {exc_type.__name__}",
               f"it raised {raised}: {shorten(text, 200)}" if text.strip() else f"it raised {raised}",
@@ -299,11 +316,14 @@ def assert_prints(fn, calls, *, expected_lines, pattern=None, jit=True, static_a
     return lines
 
 
-def assert_no_key_reuse(fn, *args, what=None, **kwargs):
-    """Calling `fn` consumes no PRNG key twice (two draws, or a split and a draw, from one key).
+def assert_no_key_reuse(fn, *args, what=None, consumes=None, **kwargs):
+    """Calling `fn` consumes no PRNG key twice (two draws, or a split and a draw, from one key), and,
+    with `consumes`, exactly that many keys in all: each key split off used once, nothing drawn
+    without a key (a function that draws nothing reuses nothing, and must not pass for using its keys).
 
     Judged from the key data each random operation consumed (`keyuse`), with typed or raw keys;
-    JAX's own checker decides only where a draw ran out of sight (inside a compiled loop)."""
+    JAX's own checker decides only where a draw ran out of sight (inside a compiled loop, where
+    consumptions are not counted either)."""
     name = _name(fn, what)
     title = f"PRNG key use in {name}"
     result = plausible.key_use(gather(evidence.key_use, fn, args, kwargs))
@@ -314,7 +334,7 @@ def assert_no_key_reuse(fn, *args, what=None, **kwargs):
         if not fallback["ok"]:
             cause, fix = explain(fallback["error"])
             static = explain_static(fallback["error"])
-            _fail(title, f"{fallback['error']['type']}{where_text(fallback['error'])}: "
+            _fail(title, f"{type_name(fallback['error'])}{where_text(fallback['error'])}: "
                   f"{shorten(fallback['error']['message'], 300)} (JAX's key-reuse checker: a random "
                   f"operation ran inside a compiled {', '.join(result['unobserved'])})", cause, fix,
                   category="keys", static=static == (cause, fix))
@@ -326,6 +346,13 @@ def assert_no_key_reuse(fn, *args, what=None, **kwargs):
         _fail(title, f"the same key was consumed twice: by {reuse['first']}, then by {reuse['again']}",
               cause, "split once, `key, subkey = jax.random.split(key)` (or `jax.random.split(key, n)`), "
               "and give each key to exactly one random function", category="keys")
+    if consumes is not None and not result["unobserved"] and result["consumed"] != consumes:
+        _fail(title, f"its splits and draws consumed {result['consumed']} key(s) where this call should consume "
+              f"{consumes} (a split or a draw consumes the key it is given; each key of a vmap counts)",
+              "a key split off but never given to a random function, or values made without drawing from "
+              "a key, leave the draws off the stated convention",
+              "give each key you split off to exactly one random function (a key you hand back for "
+              "later stays unused), and draw every random value from one of them", category="keys")
 
 
 def assert_inputs_unchanged(fn, *args, what=None, **kwargs):

@@ -48,6 +48,12 @@ def explained(desc: dict) -> bool:
     return match(desc) is not None or bool(kind_fix(Facts(desc)))
 
 
+def type_name(desc: dict) -> str:
+    """The exception's type name on one line: the worker names it, and a student's class can be
+    given any `__name__`, a newline and a line that looks like the grader's included."""
+    return " ".join(str(desc.get("type")).split())
+
+
 def where_text(desc: dict) -> str:
     w = desc.get("where")
     if not w:
@@ -58,7 +64,7 @@ def where_text(desc: dict) -> str:
 def error_heading(desc: dict) -> str:
     """`Type at line N of fn: `code`: JAX's text` (no empty colon when the message is empty)."""
     message = desc.get("message", "")
-    head = f"{desc['type']}{where_text(desc)}"
+    head = f"{type_name(desc)}{where_text(desc)}"
     return f"{head}: {shorten(message, 400)}" if message.strip() else head
 
 
@@ -75,7 +81,7 @@ def student_error_text(desc: dict) -> str:
     Used for an exception the student's code raised during a test (re-raised in the grader as
     data); an empty message (`raise NotImplementedError()`) leaves no dangling colon."""
     message = (desc.get("message") or "").strip()
-    text = f"{desc.get('type')}: {message}" if message else f"{desc.get('type')}"
+    text = f"{type_name(desc)}: {message}" if message else type_name(desc)
     if desc.get("where"):
         w = desc["where"]
         text += f" (line {w['line']} of {w['function']}: `{w['code']}`)"

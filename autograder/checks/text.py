@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 
 def shorten(text: str, limit: int) -> str:
@@ -17,6 +18,24 @@ def shorten(text: str, limit: int) -> str:
             cut = limit
         return head[:cut].rstrip(" ,;:") + " …"
     return head[:cut + 1].rstrip() + " …"
+
+
+# What acts on a terminal or on how text is laid out instead of showing as text, by Unicode category:
+# controls (Cc: ESC starts a terminal's control sequences, CR rewrites the line, NUL), format marks (Cf:
+# bidirectional overrides and isolates, zero-width characters), line and paragraph separators (Zl, Zp)
+# and lone surrogates (Cs). Tab and newline stay: messages are laid out with them.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+
+
+def visible(text: str) -> str:
+    """`text` with every character of `_INVISIBLE_CATEGORIES` but tab and newline written as its
+    escape (`\\x1b`, `\\u202e`): a message that quotes what student code raised or printed then
+    shows it as text wherever the message goes (a terminal, a feedback page, a gradebook), and cannot
+    clear a screen, rewrite a line or reorder what the grader wrote."""
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join(c if c in "\n\t" or unicodedata.category(c) not in _INVISIBLE_CATEGORIES
+                   else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text)
 
 
 OBJECT_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")

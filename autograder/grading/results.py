@@ -1,9 +1,15 @@
-"""Scores and the grading JSON of ../shared/COURSE_SPEC.md."""
+"""Scores and the grading JSON of ../shared/COURSE_SPEC.md.
+
+Every text of the JSON that can quote student code (a check's message, an error) passes through
+`text.visible` here, the one place every output is built from (the CLI's tables, nbgrader's
+gradebook and feedback, Gradescope and PrairieLearn read this JSON): no control character or
+invisible mark of the student's reaches a terminal or a page."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..checks import failure
+from ..checks.text import visible
 
 
 @dataclass
@@ -21,7 +27,7 @@ class CheckResult:
 
     def to_json(self, backend: str) -> dict:
         return {"name": self.name, "kind": self.kind, "passed": self.passed, "points": self.points,
-                "max_points": self.max_points, "message": self.message, "backend": backend,
+                "max_points": self.max_points, "message": visible(self.message), "backend": backend,
                 "seconds": self.seconds, "line": self.line}
 
 
@@ -67,7 +73,7 @@ class NotebookResult:
             "exercises": {ex: {"score": e.score, "max_score": e.max_score,
                                "checks": [c.to_json(self.backend) for c in e.checks]}
                           for ex, e in self.exercises.items()},
-            "errors": list(self.errors), "seconds": self.seconds,
+            "errors": [visible(e) for e in self.errors], "seconds": self.seconds,
         }
 
 
@@ -75,7 +81,7 @@ def failed_notebook(notebook: str, error: str, assignment: str = "") -> dict:
     """The JSON for a notebook that could not be graded at all (the batch goes on)."""
     return {"assignment": assignment, "notebook": notebook, "backend": "unknown", "isolation": "none",
             "memory_limit": "none",
-            "score": 0.0, "max_score": 0.0, "exercises": {}, "errors": [error], "seconds": 0.0}
+            "score": 0.0, "max_score": 0.0, "exercises": {}, "errors": [visible(error)], "seconds": 0.0}
 
 
 def notebook_result(assignment, checks: list[CheckResult], integrity: dict[str, list[str]],

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 
 from ..checks import check as check_module
 from ..checks import evidence, failure
-from ..checks.diagnose import shorten
+from ..checks.diagnose import shorten, type_name
 from ..checks.text import bounded
 from ..course.exports import exported_names
 from ..course.layout import Assignment
@@ -381,7 +381,7 @@ class GradingSession:
         if state is not None and state.cell_error and not result.passed:
             desc = state.cell_error
             message = shorten(desc.get("message") or "", 200)
-            result.message += (f"\n  note: your `{cell.exercise}` cell raised {desc['type']}"
+            result.message += (f"\n  note: your `{cell.exercise}` cell raised {type_name(desc)}"
                                + (f": {message}" if message else ""))
         result.seconds = round(time.perf_counter() - started, 3)
         return result

@@ -56,6 +56,14 @@ CASES = {
             "    return keys[0], samples\n")},
         "fails": ["split_and_sample_correctness", "split_and_sample_correctness_2"],
     },
+    "split_and_sample_draws_nothing": {
+        "why": "hands the key back and returns zeros of the right shape: no key is reused because none is "
+               "used (red team, 2026-12-02: it passed the key-use cell before that cell counted the keys)",
+        "cells": {"split_and_sample": (
+            "def split_and_sample(key, n, shape):\n"
+            "    return key, jnp.zeros((n, *shape), jnp.float32)\n")},
+        "fails": ["split_and_sample_correctness", "split_and_sample_correctness_2"],
+    },
     "split_and_sample_new_key_last": {
         "why": "keeps the last key for the caller and samples from the first n: the wrong convention",
         "cells": {"split_and_sample": (

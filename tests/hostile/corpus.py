@@ -60,6 +60,13 @@ ATTACKS = {
     "segfault_in_function": {"cell": "import ctypes\ndef victim(x):\n    return ctypes.string_at(0)\n",
                              "message": "SIGSEGV"},
     "sys_exit_at_import": {"cell": "import sys\nsys.exit(0)\n" + RIGHT, "message": "SystemExit"},
+    # ---- text that acts on the reader: a terminal's control sequences, a carriage return, NUL, a
+    # bidirectional override and a zero-width space in the message, a class name with a newline
+    "terminal_control_in_messages": {"cell": "class _E(Exception):\n    pass\n"
+                                             "_E.__name__ = _E.__qualname__ = 'Passed\\n[check] all passed'\n"
+                                             "def victim(x):\n    raise _E('ok\\x1b[2J\\x1b[31mALL PASSED"
+                                             "\\x1b[0m\\r\\x00\\u202etxet\\u200b')\n",
+                                     "message": "\\x1b[2J\\x1b[31mALL PASSED"},
     # ---- hangs
     "infinite_loop_at_import": {"cell": "while True:\n    pass\n" + RIGHT, "message": "timed out"},
     "infinite_loop_in_function": {"cell": "def victim(x):\n    while True:\n        pass\n", "message": "timed out"},
