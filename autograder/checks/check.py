@@ -37,11 +37,10 @@ __all__ = [
 # Set by the CLI to the backend the student's code runs on; tolerances loosen off-CPU where
 # matmuls default to TF32/bf16.
 ACTUAL_BACKEND: str | None = None
-# Set by `autograder selftest --tolerance-of B` (in this process, and for grader processes it starts
-# through the environment): compare with backend B's tolerances wherever the code ran, to see which
+# Set in the grader's environment by `autograder selftest --tolerance-of B` (so that grader processes it
+# starts see it too): compare with backend B's tolerances wherever the code ran, to see which
 # known-wrong answers a lab's looser tolerance would let through.
 TOLERANCE_OF_VARIABLE = "AUTOGRADER_TOLERANCE_OF"
-TOLERANCE_OF: str | None = os.environ.get(TOLERANCE_OF_VARIABLE) or None
 
 
 def _backend() -> str:
@@ -49,7 +48,7 @@ def _backend() -> str:
 
 
 def _tolerance_backend() -> str:
-    return TOLERANCE_OF or _backend()
+    return os.environ.get(TOLERANCE_OF_VARIABLE) or _backend()
 
 
 def _fail(title: str, evidence_text: str, cause: str | None = None, fix: str | None = None, *,

@@ -297,7 +297,8 @@ def print_outcomes(outcomes: list[AssignmentOutcome], console=None):
 def main(assignments: list[str] | None = None, course_root: Path | None = None, jobs: int | None = None,
          limits=None, right_answers: bool = False, tolerance_of: str | None = None) -> int:
     """`tolerance_of` ("gpu", "tpu"): values are compared with that backend's tolerances while the
-    code runs here (the grader compares in this process, `grade_many`'s threads)."""
+    code runs here (`check.TOLERANCE_OF_VARIABLE`, in the environment of this process and of any grader
+    process it starts)."""
     course = Course(course_root)
     known = course.assignment_names()
     if not known:
@@ -313,20 +314,17 @@ def main(assignments: list[str] | None = None, course_root: Path | None = None, 
               f"course's known-wrong submissions (run it from an instructor checkout)", file=sys.stderr)
         return 2
     limits = limits or Limits(compile_cache=True)   # a batch: the cache is on unless switched off
-    from ..checks import check
-    saved = check.TOLERANCE_OF, os.environ.get(check.TOLERANCE_OF_VARIABLE)
-    check.TOLERANCE_OF = tolerance_of
-    os.environ.pop(check.TOLERANCE_OF_VARIABLE, None)
+    from ..checks.check import TOLERANCE_OF_VARIABLE
+    saved = os.environ.pop(TOLERANCE_OF_VARIABLE, None)
     if tolerance_of:
-        os.environ[check.TOLERANCE_OF_VARIABLE] = tolerance_of      # for grader processes
+        os.environ[TOLERANCE_OF_VARIABLE] = tolerance_of
     try:
         outcomes = [check_assignment(course, a, limits, jobs, right_answers=right_answers)
                     for a in assignments or known]
     finally:
-        check.TOLERANCE_OF = saved[0]
-        os.environ.pop(check.TOLERANCE_OF_VARIABLE, None)
-        if saved[1] is not None:
-            os.environ[check.TOLERANCE_OF_VARIABLE] = saved[1]
+        os.environ.pop(TOLERANCE_OF_VARIABLE, None)
+        if saved is not None:
+            os.environ[TOLERANCE_OF_VARIABLE] = saved
     print_outcomes(outcomes)
     if any(o.error and not o.verdicts for o in outcomes):
         return 2

@@ -67,6 +67,14 @@ ATTACKS = {
                                              "def victim(x):\n    raise _E('ok\\x1b[2J\\x1b[31mALL PASSED"
                                              "\\x1b[0m\\r\\x00\\u202etxet\\u200b')\n",
                                      "message": "\\x1b[2J\\x1b[31mALL PASSED"},
+    # the same property reached by other routes: raw control characters in the source line the message
+    # quotes, a C1 control (\x9b starts a sequence too), a line separator and an isolate, a KeyError
+    # (whose text is its repr), printed output, and a function renamed with ESC and CR
+    "terminal_control_in_source_and_names": {"cell": "def victim(x):\n"
+                                                     "    s = 'raw\x1b[2K\u2028line\u2066'\n"
+                                                     "    print('\\x1b[31mprinted\\u2029')\n"
+                                                     "    raise KeyError('\\x07bell\\x9b1m' + s)\n"
+                                                     "victim.__name__ = 'v\\x1b[0mictim\\r'\n"},
     # ---- hangs
     "infinite_loop_at_import": {"cell": "while True:\n    pass\n" + RIGHT, "message": "timed out"},
     "infinite_loop_in_function": {"cell": "def victim(x):\n    while True:\n        pass\n", "message": "timed out"},
