@@ -389,6 +389,25 @@ def test_jittable_passes(fns):
     check.assert_jittable(fns["create_filled_jit"], 1.0, 3)
 
 
+def test_a_function_that_donates_its_inputs_is_graded_on_copies():
+    """Each call of a check gets its own copy of the inputs: a student's jit with `donate_argnums`
+    deletes what it is given, which must be neither the caller's arrays nor the next call's. The
+    copies keep what the function can see (dtype, weak type, committed placement)."""
+    donating = jax.jit(lambda x, y: x * 2 + y, donate_argnums=(0, 1))
+    x = jnp.arange(4.0)
+    y = jax.device_put(jnp.ones(4, jnp.bfloat16), jax.devices()[0])
+    check.assert_jittable(donating, x, y)
+    check.assert_max_traces(donating, [(x, y), (x + 1, y)], max_traces=1)
+    assert not x.is_deleted() and not y.is_deleted()
+    from autograder.checks.agreement import fresh_inputs
+    for leaf in (x, y, jnp.asarray(2.0), np.ones(3), jax.random.key(1)):
+        copy = fresh_inputs(leaf)
+        assert copy is not leaf and type(copy) is type(leaf) and copy.dtype == leaf.dtype
+        if isinstance(leaf, jax.Array) and not jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key):
+            assert (copy.weak_type, copy.committed) == (leaf.weak_type, leaf.committed)
+            assert copy.unsafe_buffer_pointer() != leaf.unsafe_buffer_pointer()
+
+
 @pytest.mark.parametrize("name, args, static, words", [
     ("bool_index", (x4, m4), (), ["NonConcreteBooleanIndexError", "jnp.where"]),
     ("python_if", (x4,), (), ["TracerBoolConversionError", "lax.cond", "line"]),

@@ -73,7 +73,22 @@ def perturbed(args: tuple, kwargs: dict, static_argnums, static_argnames) -> tup
 def fresh_inputs(tree):
     """A copy of every array leaf of `tree`, so that a call that donates its arguments or writes
     into a NumPy argument cannot change the next call's inputs."""
-    return tree_util.tree_map(lambda leaf: leaf.copy() if isinstance(leaf, _ARRAY_TYPES) else leaf, tree)
+    return tree_util.tree_map(_fresh_copy, tree)
+
+
+def _fresh_copy(leaf):
+    """`leaf.copy()`, where a JAX array's copy is a compiled program of its own, per shape and dtype
+    (a lowering and a cache read in every worker: 8 to 38 per notebook). A plain array on one device
+    is copied through the host instead, a transfer, with what the student's code can see kept: dtype,
+    committed placement. Weakly typed arrays (promotion depends on it), keys and arrays over several
+    devices keep JAX's own copy."""
+    if not isinstance(leaf, _ARRAY_TYPES):
+        return leaf
+    if (isinstance(leaf, jax.Array) and not jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key)
+            and not leaf.weak_type and len(leaf.sharding.device_set) == 1):
+        host = np.array(leaf)   # a copy of its own, which nothing else holds
+        return jax.device_put(host, leaf.sharding) if leaf.committed else jax.device_put(host)
+    return leaf.copy()
 
 
 def _host(leaf):

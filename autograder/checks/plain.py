@@ -36,10 +36,10 @@ class NotPlainData(TypeError):
 
 @functools.lru_cache(maxsize=1)
 def _jax_types() -> dict:
-    """JAX's concrete array type and its PRNG key array type (typed keys), by their exact types."""
+    """JAX's concrete array type and its PRNG key array type (typed keys), by their exact types (the
+    array from a transfer, not `jnp.zeros`: a transfer compiles no program in a fresh worker)."""
     import jax
-    import jax.numpy as jnp
-    return {type(jnp.zeros(())): "jax", type(jax.random.key(0)): "key"}
+    return {type(jax.device_put(np.zeros((), np.float32))): "jax", type(jax.random.key(0)): "key"}
 
 
 def is_jax_tracer_type(cls) -> bool:
