@@ -164,7 +164,7 @@ def test_grader_messages_quote_the_students_line(told):
             assert f"`{t.case.line}`" in t.grader, t.grader
 
 
-@pytest.mark.parametrize("batch", range(24))
+@pytest.mark.parametrize("batch", range(25))
 def test_each_batch_keeps_its_own_threads_and_minimums(batch):
     """A held-out batch measures rules on mistakes they were not written from only if no earlier batch
     (nor the in-sample corpus) used its threads: check_error_cases.py's rules across a batch (its

@@ -673,6 +673,35 @@ CATEGORIES = {
     # give jnp.average the axis its 1-D weights run along when their shape differs from the data's
     "weights-axis-b23d": r"average\([^\n]*\baxis=|(?i:\b(pass|give|specify|set|name)\w*\b[^\n]{0,30}`?\baxis\b`?[^\n]{0,60}"
                          r"\bweights?\b|\bweights?\b[^\n]{0,80}\b(pass|give|specify|set|name)\w*\b[^\n]{0,30}`?\baxis\b`?)",
+    # added with the twenty-fourth held-out batch, part a (written from the maintainers' fixes alone)
+    "split-axis-size-b24a": (
+        r"(?i)\bsplit_axis\b[^\n]{0,80}\b(size|length|equal\w*|match\w*|same)\b"
+        r"|\b(size|length)\b[^\n]{0,60}\b(mapped axis|axis size|named axis|batch)\b[^\n]{0,60}\bsplit_axis\b"
+        r"|\bsplit_axis=\d"),
+    "transpose-output-shape-b24a": (
+        r"(?i)\b(cotangent|input|argument)s?\b[^\n]{0,60}\b(shape|structure|dtype)s?\b[^\n]{0,40}"
+        r"\b(of|as|like) (the )?(function'?s? |fun'?s? |linear (function|map)'?s? )?(output|result)\b"
+        r"|\bfun\(\*primals\)|\bshaped like the output\b"),
+    # added with the twenty-fourth held-out batch, part c (written from the maintainers' fixes alone)
+    "every-field-b24c": r"(?i)\b(list|include|name|add|register|put)\w*\b[^\n]{0,40}\b(every|all|each|missing|forgotten|"
+                        r"remaining)\b[^\n]{0,30}\b(dataclass )?(fields?|attributes?)\b|\b(every|all|each)\b[^\n]{0,20}"
+                        r"\b(fields?|attributes?)\b[^\n]{0,60}\b(data_fields|meta_fields|drop_fields)\b|\bdrop_fields\b",
+    "unflatten-classmethod-b24c": r"@classmethod|(?i:\bclassmethod\b|\btree_unflatten\b[^\n]{0,60}\b(cls|class)\b)",
+    # added with the twenty-fourth held-out batch, part d (written from the maintainers' fixes alone)
+    "resize-full-shape-b24d": (
+        r"(?i)\bresize\b[^\n]{0,60}\b(full|whole|complete|entire)\b[^\n]{0,20}\b(output )?shape\b"
+        r"|\b(every|all|each)\b[^\n]{0,20}\b(dimensions?|axes)\b[^\n]{0,40}\b(batch|channels?)\b"
+        r"|\b(batch|channels?)\b[^\n]{0,40}\b(dimensions?|axes)\b[^\n]{0,40}\b(output|target|new) shape\b"
+        r"|\(\w+\.shape\[0\], ?\d+, ?\d+, ?\w+\.shape\[(-1|3)\]\)"),
+    "broadcast-dims-b24d": (
+        r"broadcast_dimensions=\(\d,?\)"
+        r"|(?i:\bbroadcast_dimensions\b[^\n]{0,60}\b(one|an?) (entry|index|position|element)\b[^\n]{0,20}"
+        r"\b(per|for each|for every)\b[^\n]{0,20}\b(operand|input)\b"
+        r"|\b(operand|input)('s)? (axis|axes|dimensions?)\b[^\n]{0,60}\bbroadcast_dimensions\b)"),
+    "mesh-axis-name-b24d": (
+        r"\bmesh\.axis_names\b"
+        r"|(?i:\b(axis )?names?\b[^\n]{0,40}\b(of|in|from|defined (by|in)) (the |your )?mesh\b"
+        r"|\bmesh'?s? (own )?axis names?\b|\bPartitionSpec\b[^\n]{0,60}\b(axis|axes) (of|in) the mesh\b)"),
 }
 
 
