@@ -13,8 +13,8 @@ a renamed name, NumPy's masked arrays under `vmap`, a module that moved, a list 
 integer returned beside a differentiated result, a `shard_map` carry that does not vary over the mesh axis
 its body's output varies over, typed keys padded as numbers, a pullback given a tuple for a list and a
 `jax.tree.reduce` without a start under `grad` (`checks/convention_rules.py`), `jnp.select` with its
-fallback among the choices (`checks/form_rules.py`), a `lax.scan` input laid out the other way, and one
-error no rule knows. Prints the median and the worst round trip of each, and the ratios to the cell without the hook.
+fallback among the choices (`checks/form_rules.py`), a `lax.scan` input laid out the other way, a stack of
+tangents for one `jvp` and `randint` asked for floats (`checks/contract_rules.py`), and one error no rule knows. Prints the median and the worst round trip of each, and the ratios to the cell without the hook.
 """
 from __future__ import annotations
 
@@ -72,6 +72,9 @@ CELLS = {
     # after batch 22: an input a function refuses (`checks/input_rules.py`), a scan body's outputs swapped (tried)
     "unflatten with the leaves first (input rule)": "jax.tree.unflatten(*jax.tree.flatten({'a': w}))",
     "scan body returning (y, carry) (carry trial)": "lax.scan(lambda c, x: (jnp.stack([x[0], c]), c + x[0]), 0.0, xs)",
+    # after batch 24: what a function's contract requires of a call (`checks/contract_rules.py`)
+    "a stack of tangents for one jvp (contract rule)": "jax.jvp(jnp.tanh, (w,), (xs,))",
+    "randint asked for floats (contract rule)": "jax.random.randint(jax.random.key(0), (3,), 0, 5, dtype=jnp.float32)",
     "KeyError (no rule)": "{}['missing']",
 }
 SETUP = ("import jax, jax.numpy as jnp, numpy as np\nfrom jax import lax\n"

@@ -45,6 +45,8 @@
                  message says its function refuses: `bits`' unsigned dtype, `tree.unflatten`'s treedef
                  first, `jnp.where` between two tuples) and `signature_rules` (arguments against a function's
                  signature convention: `map_with_path`'s `(path, leaf)`, NumPy's `low=` on `jax.random`)
+                 and `contract_rules` (what a function's contract requires of a call: a `custom_vmap` rule's
+                 pair, a `tree_unflatten` JAX calls on the class, a stack of tangents for one `jvp`)
                  in the same table;
                  `usage_texts` reads JAX's text for them; `rule_facts` is what every rule reads
 - `trials`       candidate fixes of a matched rule traced with `jax.eval_shape` on the student's own

@@ -158,8 +158,8 @@ CONVENTION_RULES: list[Rule] = [
     Rule("dataclass-fields", lambda f: f.says(r"data_fields and meta_fields must include all dataclass fields"),
          lambda f: (f"`register_dataclass` must be told every field of the dataclass; {_missing_fields(f)} "
                     f"was left out of both lists"),
-         lambda f: (f"add it to `meta_fields=[{_missing_fields(f)}]` if it is static metadata (strings, numbers, "
-                    f"flags), or to `data_fields` if it holds arrays")),
+         lambda f: (f"add the missing field to one of the lists: to `data_fields` if it holds arrays, or to "
+                    f"`meta_fields=[{_missing_fields(f)}]` if it is static metadata (strings, numbers, flags)")),
     Rule("namedtuple-replace", lambda f: f.is_("AttributeError")
          and f.says(r"^'\w+' object has no attribute 'replace'$") and ".replace(" in f.code,
          lambda f: f"`{_class_named(f)}` has no `.replace` method",

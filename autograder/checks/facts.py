@@ -384,9 +384,8 @@ _JAX_MODULE = re.compile(r"[/\\]jax[/\\]_src[/\\](?:[\w/\\]+[/\\])?(\w+)\.py$")
 
 
 def _jax_module(frame) -> str:
-    """The module of JAX's own code that called the student's function (`custom_derivatives` for a
-    custom rule, `tree_util` for a pytree's flatten or unflatten), '' when other code called it. Read
-    from the frame's caller, which JAX's traceback filtering leaves alone."""
+    """The module of JAX's own code that called the student's function (`custom_derivatives` for a custom rule,
+    `tree_util` for a pytree's unflatten), '' for other code. Read from the caller, which filtering leaves alone."""
     m = _JAX_MODULE.search(frame.f_code.co_filename) if frame is not None else None
     return m.group(1) if m else ""
 
@@ -396,7 +395,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
     each argument of the jitted function was passed); code made at run time, no source, is `where["generated"]`."""
     names = [c.__name__ for c in type(exc).__mro__ if c not in (object, BaseException)]
     message = str(exc)
-    where, frame, transforms, last = None, None, [], ""
+    where, frame, transforms, last, chain = None, None, [], "", []
     tb = exc.__traceback__
     while tb is not None:
         code = tb.tb_frame.f_code
@@ -414,6 +413,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
                      "params": list(code.co_varnames[:code.co_argcount]),
                      "called_by_jax": _jax_module(tb.tb_frame.f_back)}
             frame = tb.tb_frame
+            chain.append({"function": code.co_name, "called_by_jax": where["called_by_jax"]})
         tb = tb.tb_next
     facts = _statement_facts(where["path"], where["line"], frame) if where else {}
     if where is None and "UnexpectedTracerError" in names:
@@ -428,9 +428,7 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
                        "array_math_on_sizes": bool(facts_at.get("array_math_on_sizes")),
                        "calls": facts_at.get("calls", [])})
     depends = _DEPENDS_ON.search(message)
-    traced_args = []
-    if depends:
-        traced_args = [a.strip(" '") for a in re.split(r",\s*|\s+and\s+", depends.group(1)) if a.strip()]
+    traced_args = [a.strip(" '") for a in re.split(r",\s*|\s+and\s+", depends.group(1)) if a.strip()] if depends else []
     if where:
         where.pop("path", None)
     if call and call.get("signature"):          # a path is no evidence a student can act on
@@ -445,6 +443,8 @@ def describe_exception(exc: BaseException, call: dict | None = None) -> dict:
         "call": call or {},
         "transforms": list(dict.fromkeys(transforms)),   # those the student's lines call, outermost first
         "raised_in_jax": bool(re.search(r"[/\\]jax(lib)?[/\\]", last)),   # JAX's own code raised it
+        "raised_by": (_JAX_MODULE.search(last) or [None, ""])[1],   # which (JAX keeps its frames: process.py)
+        "chain": chain[-8:],    # the student's frames, outermost first, each with the JAX module that called it
     })
 
 

@@ -24,6 +24,7 @@ import re
 
 from .convention_rules import _calls
 from .argument_rules import ARGUMENT_RULES
+from .contract_rules import CONTRACT_RULES
 from .form_rules import FORM_RULES
 from .input_rules import INPUT_RULES
 from .signature_rules import SIGNATURE_RULES
@@ -239,6 +240,7 @@ def _tree_of(leaves: str) -> str:
 
 
 STATED_RULES: list[Rule] = [
+    *CONTRACT_RULES,        # what a function's contract requires of a call (`contract_rules.py`, the 24th)
     *INTENT_RULES,          # what the line shows was meant (`intent_rules.py`, after the eighteenth batch)
     *INPUT_RULES,           # an input JAX's message says its function refuses (`input_rules.py`, after the 22nd)
     *SIGNATURE_RULES,       # arguments against a function's signature convention (`signature_rules.py`, the 23rd)

@@ -391,7 +391,10 @@ def base_environment() -> dict:
     # could not start XLA's threads. Two arenas keep its address space near its use (1.5 -> 0.6 GB).
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
-           "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2")}
+           "MALLOC_ARENA_MAX": os.environ.get("MALLOC_ARENA_MAX", "2"),
+           # JAX keeps its own frames in a traceback (marked hidden), as in a notebook kernel, where IPython makes
+           # this JAX's default: an explanation then reads the same evidence in both (checks/facts.py `raised_by`)
+           "JAX_TRACEBACK_FILTERING": "tracebackhide"}
     platforms = os.environ.get("AUTOGRADER_WORKER_JAX_PLATFORMS", os.environ.get("JAX_PLATFORMS"))
     if platforms:
         env["JAX_PLATFORMS"] = platforms
