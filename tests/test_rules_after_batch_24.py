@@ -87,10 +87,11 @@ def test_a_partition_spec_naming_an_axis_the_mesh_lacks_is_told_the_meshs_names(
 
 
 def test_a_lax_function_given_two_dtypes_is_told_to_cast_one():
-    a, b = jnp.ones(3, jnp.float16), jnp.ones(3, jnp.float32)
-    rule, fix = _told(lambda: lax.max(a, b))
-    assert rule == "lax-same-dtypes" and "lax.max(a, b.astype(a.dtype))" in fix
-    lax.max(a, b.astype(a.dtype))
+    """(`lax.max` and its kin carry JAX's tip of a `jnp` function that promotes, which `advice_rules` tells.)"""
+    a, b = jnp.ones((1, 1, 8), jnp.float16), jnp.ones((1, 1, 2), jnp.float32)
+    rule, fix = _told(lambda: lax.conv_general_dilated(a, b, (1,), "VALID"))
+    assert rule == "lax-same-dtypes" and "lax.conv_general_dilated(a, b.astype(a.dtype), (1,), 'VALID')" in fix.replace('"', "'")
+    lax.conv_general_dilated(a, b.astype(a.dtype), (1,), "VALID")
 
 
 def test_dynamic_update_slice_and_select_keep_their_own_rules():

@@ -118,7 +118,7 @@ def _resize_shape(f: Facts) -> str:
 
 
 def _static_literal(f: Facts) -> tuple[str, str, str]:
-    """(the jit keyword, its value, the argument) for a literal tuple or number passed to a jitted function on the
+    """(the jit keyword, its value, the argument) for a literal tuple (an axis list, a shape) passed to a jitted function on the
     line, where JAX's message says the concrete value came from that argument: ('static_argnames', "'axis'",
     'axis'), or ('', '', '')."""
     names = {re.split(r"[\[.]", a)[0] for a in f.desc.get("traced_args") or []}
@@ -127,11 +127,11 @@ def _static_literal(f: Facts) -> tuple[str, str, str]:
         if not (isinstance(jit, ast.Call) and ast.unparse(jit.func) in ("jax.jit", "jit") and jit.args):
             continue
         for k in call.keywords:
-            if k.arg in names and isinstance(k.value, (ast.Tuple, ast.Constant)):
+            if k.arg in names and isinstance(k.value, ast.Tuple):
                 return "static_argnames", repr(k.arg), k.arg
         params = [a.arg for a in jit.args[0].args.args] if isinstance(jit.args[0], ast.Lambda) else []
         for i, a in enumerate(call.args):
-            if i < len(params) and params[i] in names and isinstance(a, (ast.Tuple, ast.Constant)):
+            if i < len(params) and params[i] in names and isinstance(a, ast.Tuple):
                 return "static_argnums", str(i), params[i]
     return "", "", ""
 
@@ -222,7 +222,8 @@ CONTRACT_RULES: list[Rule] = [
          lambda f: (f"a `PartitionSpec` names axes of the mesh, and '{f.group(_MESH_AXIS)}' is not one of this "
                     f"mesh's axis names ({f.group(_MESH_AXIS, 2)})"),
          _mesh_fix),
-    Rule("lax-same-dtypes", lambda f: f.says(_LAX_DTYPES) and f.group(_LAX_DTYPES) not in _NOT_OPERANDS,
+    Rule("lax-same-dtypes", lambda f: f.says(_LAX_DTYPES) and f.group(_LAX_DTYPES) not in _NOT_OPERANDS
+         and not f.says(r"\(Tip: "),     # JAX's tip names the `jnp` function that promotes: `advice_rules` tells it
          lambda f: (f"`lax.{f.group(_LAX_DTYPES)}` takes operands of one dtype and does not convert them; here they "
                     f"are {f.group(_LAX_DTYPES, 2)} and {f.group(_LAX_DTYPES, 3)}"),
          _lax_cast),
